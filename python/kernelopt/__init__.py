@@ -1,0 +1,3 @@
+"""kernelopt's Python side: the worker process the C++ engine drives (``kernelopt.worker``)."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,70 @@
+"""The worker loop: read one JSON request a line, dispatch, write one JSON response, always."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+
+from .errors import WorkerError, is_out_of_memory, one_line
+from .session import OPS, Session
+
+
+def _protocol_stream():
+    """A private copy of stdout for responses; fd 1 then points at stderr, so that prints from
+    problem code, torch or triton cannot corrupt the protocol."""
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return out
+
+
+def finite(value):
+    """JSON has no NaN or infinity: such floats travel as the strings "nan", "inf", "-inf"."""
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return "nan" if value != value else ("inf" if value > 0 else "-inf")
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(v) for v in value]
+    return value
+
+
+def handle(session: Session, line: str) -> dict:
+    try:
+        req = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return {"id": None, "ok": False, "error": {"tag": "kernelopt.request", "message": f"not JSON: {exc}"}}
+    if not isinstance(req, dict):
+        return {"id": None, "ok": False, "error": {"tag": "kernelopt.request", "message": "not a JSON object"}}
+    rid = req.get("id")
+    op = OPS.get(req.get("op"))
+    try:
+        if op is None:
+            raise WorkerError("kernelopt.request", f"unknown op {req.get('op')!r}")
+        return {"id": rid, "ok": True, **op(session, req)}
+    except WorkerError as exc:
+        return {"id": rid, "ok": False, "error": {"tag": exc.tag, "message": exc.message}}
+    except Exception as exc:  # the one catch-all of the worker loop: report, never die
+        traceback.print_exc(file=sys.stderr)
+        tag = "kernelopt.oom" if is_out_of_memory(exc) else "kernelopt.worker"
+        return {"id": rid, "ok": False, "error": {"tag": tag, "message": one_line(exc)}}
+
+
+def main() -> int:
+    out = _protocol_stream()
+    session = Session()
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        response = handle(session, line)
+        out.write(json.dumps(finite(response), allow_nan=False) + "\n")
+        out.flush()
+        if response.get("ok") and response.get("bye"):
+            break
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

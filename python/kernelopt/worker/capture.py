@@ -1,0 +1,155 @@
+"""Capture: compile the problem with Inductor and keep what the engine needs.
+
+For every compiled graph: its output code and the real argument list it is called with (weights
+are graph inputs). For every seed: eager outputs and, on request, a float64 eager reference.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import time
+from dataclasses import dataclass, field
+
+from .errors import WorkerError
+from .problem import Problem, describe_value, run_forward
+
+
+@dataclass
+class Graph:
+    """One compiled graph: its output code and the arguments of each seed's call."""
+
+    index: int
+    source: str
+    path: str = ""
+    args_by_seed: dict = field(default_factory=dict)  # seed -> list of args of its first call
+    calls_by_seed: dict = field(default_factory=dict)  # seed -> how many times it ran
+
+
+@dataclass
+class Capture:
+    graphs: list = field(default_factory=list)
+    order: list = field(default_factory=list)  # graph indices in call order (first seed)
+    compiled: object = None
+    inputs_by_seed: dict = field(default_factory=dict)
+
+
+def _output_code_class():
+    from torch._inductor.output_code import CompiledFxGraph
+
+    return CompiledFxGraph
+
+
+def _max_abs_err(a_list, b_list) -> float:
+    import torch
+
+    worst = 0.0
+    for a, b in zip(a_list, b_list):
+        d = (a.detach().double() - b.detach().double().to(a.device)).abs()
+        d = torch.nan_to_num(d, nan=float("inf"))
+        if d.numel():
+            worst = max(worst, float(d.max()))
+    return worst
+
+
+def float64_reference(problem: Problem, inputs: list) -> list:
+    """The model and inputs cast to float64, run eagerly."""
+    import torch
+
+    model64 = copy.deepcopy(problem.model).to(torch.float64)
+    inputs64 = [x.to(torch.float64) if isinstance(x, torch.Tensor) and x.is_floating_point() else x
+                for x in inputs]
+    with torch.no_grad():
+        out = model64(*inputs64)
+    del model64
+    return [t for t in (out if isinstance(out, (list, tuple)) else [out]) if isinstance(t, torch.Tensor)]
+
+
+def capture(problem: Problem, run_dir: str, seeds: list, mode: str, references: bool,
+            save_references: bool = False) -> tuple[Capture, dict]:
+    import torch
+
+    if not torch.cuda.is_available():
+        raise WorkerError("kernelopt.nogpu", "capture needs an NVIDIA GPU and torch sees none")
+    torch._dynamo.reset()
+    result = Capture(compiled=torch.compile(problem.model, mode=mode))
+    by_id: dict = {}
+    current: dict = {"seed": None}
+    cls = _output_code_class()
+    original_call = cls.__call__
+
+    def recording_call(self, inputs):
+        index = by_id.get(id(self))
+        if index is None:
+            index = by_id[id(self)] = len(result.graphs)
+            result.graphs.append(Graph(index=index, source=self.source_code))
+        graph = result.graphs[index]
+        seed = current["seed"]
+        if seed not in graph.args_by_seed:
+            graph.args_by_seed[seed] = list(inputs)
+        graph.calls_by_seed[seed] = graph.calls_by_seed.get(seed, 0) + 1
+        if seed == seeds[0]:
+            result.order.append(index)
+        return original_call(self, inputs)
+
+    per_seed = []
+    compile_s = None
+    cls.__call__ = recording_call
+    try:
+        for seed in seeds:
+            current["seed"] = seed
+            inputs = problem.make_inputs(seed)
+            result.inputs_by_seed[seed] = inputs
+            eager = [t.clone() for t in run_forward(problem, inputs)]
+            t0 = time.perf_counter()
+            with torch.no_grad():
+                out = result.compiled(*inputs)
+            torch.cuda.synchronize()
+            if compile_s is None:
+                compile_s = time.perf_counter() - t0
+            compiled_out = [t for t in (out if isinstance(out, (list, tuple)) else [out])
+                            if isinstance(t, torch.Tensor)]
+            entry = {"seed": seed, "compiled_vs_eager_max_abs": _max_abs_err(compiled_out, eager)}
+            if references:
+                ref64 = float64_reference(problem, inputs)
+                entry["eager_vs_f64_max_abs"] = _max_abs_err(eager, ref64)
+                entry["compiled_vs_f64_max_abs"] = _max_abs_err(compiled_out, ref64)
+                if run_dir and save_references:
+                    refs = os.path.join(run_dir, "refs")
+                    os.makedirs(refs, exist_ok=True)
+                    _save_atomic([t.cpu() for t in eager], os.path.join(refs, f"seed{seed}_eager.pt"))
+                    _save_atomic([t.cpu() for t in ref64], os.path.join(refs, f"seed{seed}_f64.pt"))
+                del ref64
+            per_seed.append(entry)
+    finally:
+        cls.__call__ = original_call
+    _write_sources(result, run_dir)
+    return result, {"compile_s": compile_s, "seeds": per_seed, "graphs": _describe_graphs(result, seeds[0]),
+                    "call_order": result.order}
+
+
+def _save_atomic(obj, path: str) -> None:
+    import torch
+
+    tmp = path + ".tmp"
+    torch.save(obj, tmp)
+    os.replace(tmp, path)
+
+
+def _write_sources(result: Capture, run_dir: str) -> None:
+    if not run_dir:
+        return
+    folder = os.path.join(run_dir, "graphs")
+    os.makedirs(folder, exist_ok=True)
+    for g in result.graphs:
+        g.path = os.path.join(folder, f"graph_{g.index}.py")
+        tmp = g.path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(g.source)
+        os.replace(tmp, g.path)
+
+
+def _describe_graphs(result: Capture, seed) -> list:
+    return [{"index": g.index, "path": g.path, "calls": g.calls_by_seed.get(seed, 0),
+             "args": [describe_value(a) for a in g.args_by_seed.get(seed, [])]}
+            for g in result.graphs]

@@ -1,0 +1,208 @@
+"""The worker's state between requests and the dispatch of each op.
+
+Ops (docs/protocol.md): hello, env, load, capture, time_launches, time_model, shutdown.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+from . import PROTOCOL_VERSION
+from .errors import WorkerError
+
+
+class Session:
+    def __init__(self):
+        self.problem = None
+        self.capture = None
+        self.cudagraph_model = None
+
+    # --- requests -----------------------------------------------------------------------------
+
+    def hello(self, req):
+        return {"protocol": PROTOCOL_VERSION, "pid": os.getpid()}
+
+    def env(self, req):
+        from .env import describe, measure_bandwidth, probe_ncu
+
+        info = describe()
+        if req.get("bandwidth") and info.get("cuda_available"):
+            info["bandwidth"] = measure_bandwidth()
+        if req.get("ncu") and info.get("cuda_available"):
+            info.update(probe_ncu())
+        return info
+
+    def load(self, req):
+        import torch
+
+        from .problem import describe_tensor, load_problem, run_forward
+
+        device = req.get("device") or ("cuda" if torch.cuda.is_available() else "cpu")
+        if device.startswith("cuda") and not torch.cuda.is_available():
+            raise WorkerError("kernelopt.nogpu", "this needs an NVIDIA GPU and torch sees none")
+        self.problem = load_problem(_required(req, "problem"), device)
+        self.capture = None
+        self.cudagraph_model = None
+        inputs = self.problem.make_inputs(int(req.get("seed", 0)))
+        outputs = run_forward(self.problem, inputs) if req.get("forward", True) else []
+        params = sum(p.numel() for p in self.problem.model.parameters())
+        return {"name": self.problem.name, "path": self.problem.path, "device": device,
+                "parameters": params,
+                "inputs": [describe_tensor(x) if isinstance(x, torch.Tensor) else {"python": type(x).__name__}
+                           for x in inputs],
+                "outputs": [describe_tensor(t) for t in outputs]}
+
+    def capture_graphs(self, req):
+        from .capture import capture
+
+        problem = self._problem()
+        seeds = [int(s) for s in req.get("seeds", [0, 1, 2])]
+        if not seeds:
+            raise WorkerError("kernelopt.request", "capture needs at least one seed")
+        self.capture, info = capture(problem, req.get("run_dir", ""), seeds,
+                                     req.get("mode", "max-autotune-no-cudagraphs"),
+                                     bool(req.get("references", True)),
+                                     bool(req.get("save_references", False)))
+        return info
+
+    def time_launches(self, req):
+        from .timing import Marks, summary, time_marked
+
+        cap = self._capture()
+        index = int(_required(req, "graph"))
+        if not 0 <= index < len(cap.graphs):
+            raise WorkerError("kernelopt.request", f"no graph {index}")
+        graph = cap.graphs[index]
+        args = next(iter(graph.args_by_seed.values()))
+        marks = Marks(int(_required(req, "marks")))
+        module = _load_module(_required(req, "path"), f"kernelopt_timed_{index}", {"_ko_mark": marks})
+        per_interval, totals = time_marked(lambda: module.call(list(args)), marks,
+                                           iters=int(req.get("iters", 30)), warmup=int(req.get("warmup", 3)))
+        return {"intervals": [summary(s) for s in per_interval], "total": summary(totals)}
+
+    def time_model(self, req):
+        import torch
+
+        from .timing import summary, time_calls
+
+        problem = self._problem()
+        cap = self._capture()
+        seed = next(iter(cap.inputs_by_seed))
+        inputs = cap.inputs_by_seed[seed]
+        variant = _required(req, "variant")
+        extra = {}
+        if variant == "eager":
+            model = problem.model
+        elif variant == "compiled":
+            model = cap.compiled
+        elif variant == "cudagraphs":
+            model, extra = self._cudagraph_model(inputs)
+        else:
+            raise WorkerError("kernelopt.request", f"unknown variant {variant!r}")
+
+        def run():
+            with torch.no_grad():
+                model(*inputs)
+
+        samples = time_calls(run, iters=int(req.get("iters", 30)), warmup=int(req.get("warmup", 3)),
+                             mode=req.get("mode", "synced"))
+        return {"variant": variant, **summary(samples), **extra}
+
+    def time_replay(self, req):
+        """The compiled graphs' own `call`s, in the model's call order, captured in one CUDA graph
+        and replayed: the GPU work of the compiled model without launch overhead and without the
+        input copies that torch.compile's CUDA-graph trees add."""
+        import torch
+
+        from .timing import summary, time_calls
+
+        cap = self._capture()
+        modules = [_load_module(g.path, f"kernelopt_replay_{g.index}", {}) for g in cap.graphs]
+        seed = next(iter(cap.inputs_by_seed))
+        calls = [(modules[i], cap.graphs[i].args_by_seed[seed]) for i in cap.order]
+
+        def run_all():
+            for module, args in calls:
+                module.call(list(args))
+
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            for _ in range(2):
+                run_all()
+        torch.cuda.current_stream().wait_stream(side)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            run_all()
+        samples = time_calls(graph.replay, iters=int(req.get("iters", 30)), warmup=int(req.get("warmup", 3)),
+                             mode="synced")
+        del graph
+        return {"variant": "replay", "graph_calls": len(calls), **summary(samples)}
+
+    def shutdown(self, req):
+        return {"bye": True}
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def _problem(self):
+        if self.problem is None:
+            raise WorkerError("kernelopt.request", "no problem loaded: send `load` first")
+        return self.problem
+
+    def _capture(self):
+        if self.capture is None:
+            raise WorkerError("kernelopt.request", "nothing captured: send `capture` first")
+        return self.capture
+
+    def _cudagraph_model(self, inputs):
+        """The problem compiled with mode="max-autotune" (CUDA graphs); compiled on first use."""
+        import time
+
+        import torch
+
+        if self.cudagraph_model is not None:
+            return self.cudagraph_model, {}
+        from torch._dynamo.utils import counters
+
+        counters.clear()
+        compiled = torch.compile(self.problem.model, mode="max-autotune")
+        t0 = time.perf_counter()
+        with torch.no_grad():
+            compiled(*inputs)
+        torch.cuda.synchronize()
+        compile_s = time.perf_counter() - t0
+        skips = sorted(counters["inductor"].keys())
+        self.cudagraph_model = compiled
+        return compiled, {"compile_s": compile_s,
+                          "cudagraph_skips": int(counters["inductor"].get("cudagraph_skips", 0)),
+                          "inductor_counters": skips[:20]}
+
+
+def _required(req, key):
+    if key not in req:
+        raise WorkerError("kernelopt.request", f"request {req.get('op')!r} lacks {key!r}")
+    return req[key]
+
+
+def _load_module(path: str, name: str, injected: dict):
+    """Imports a module file with names injected into its globals before it runs."""
+    if not os.path.isfile(path):
+        raise WorkerError("kernelopt.request", f"no such file: {path}")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    module.__dict__.update(injected)
+    spec.loader.exec_module(module)
+    return module
+
+
+OPS = {
+    "hello": Session.hello,
+    "env": Session.env,
+    "load": Session.load,
+    "capture": Session.capture_graphs,
+    "time_launches": Session.time_launches,
+    "time_model": Session.time_model,
+    "time_replay": Session.time_replay,
+    "shutdown": Session.shutdown,
+}

@@ -1,0 +1,116 @@
+"""GPU timing: CUDA events, L2 flushed between calls, medians over many calls.
+
+Two ways to time a call:
+- ``synced``: the GPU idles until the call starts and the host waits for it after; the time
+  includes the host's launch overhead when the host is slower than the GPU (what a user sees).
+- ``queued``: a sleep kernel is queued first so the host has enqueued the whole call before the
+  GPU reaches it; the time is the GPU's own work, without launch gaps.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+_FLUSH_BYTES = 512 * 1024 * 1024  # several times the H200's L2
+_flush_buffer = None
+
+
+def flush_l2() -> None:
+    """Overwrites a buffer larger than the L2 so that the next call starts cold."""
+    global _flush_buffer
+    import torch
+
+    if _flush_buffer is None:
+        _flush_buffer = torch.empty(_FLUSH_BYTES, dtype=torch.int8, device="cuda")
+    _flush_buffer.zero_()
+
+
+def host_seconds(fn) -> float:
+    """How long the host takes to enqueue one call (the GPU work is not waited for)."""
+    import torch
+
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    fn()
+    t1 = time.perf_counter()
+    torch.cuda.synchronize()
+    return t1 - t0
+
+
+def sleep_cycles_for(host_s: float) -> int:
+    """Sleep long enough (about 2 GHz clock, 3x margin) to cover the host's enqueue time."""
+    return int(max(host_s, 50e-6) * 3 * 2.0e9)
+
+
+class Marks:
+    """Events recorded by ``_ko_mark()`` calls inserted into an output code's ``call``."""
+
+    def __init__(self, count: int):
+        import torch
+
+        self.events = [torch.cuda.Event(enable_timing=True) for _ in range(count)]
+        self.next = 0
+
+    def __call__(self) -> None:
+        if self.next < len(self.events):
+            self.events[self.next].record()
+        self.next += 1
+
+    def intervals_ms(self) -> list[float]:
+        return [a.elapsed_time(b) for a, b in zip(self.events, self.events[1:])]
+
+
+def time_calls(fn, iters: int, warmup: int, mode: str) -> list[float]:
+    """Times `fn` `iters` times after `warmup` calls; returns milliseconds per call."""
+    import torch
+
+    for _ in range(warmup):
+        fn()
+    cycles = sleep_cycles_for(host_seconds(fn)) if mode == "queued" else 0
+    samples = []
+    for _ in range(iters):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        flush_l2()
+        if cycles:
+            torch.cuda._sleep(cycles)
+        else:
+            torch.cuda.synchronize()
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        samples.append(start.elapsed_time(end))
+    return samples
+
+
+def time_marked(fn, marks: Marks, iters: int, warmup: int) -> tuple[list[list[float]], list[float]]:
+    """Times an instrumented call: per-interval samples and whole-call samples (queued mode)."""
+    import torch
+
+    for _ in range(warmup):
+        marks.next = 0
+        fn()
+    marks.next = 0
+    cycles = sleep_cycles_for(host_seconds(fn))
+    per_interval: list[list[float]] = [[] for _ in range(len(marks.events) - 1)]
+    totals = []
+    for _ in range(iters):
+        flush_l2()
+        torch.cuda._sleep(cycles)
+        marks.next = 0
+        fn()
+        if marks.next != len(marks.events):
+            raise RuntimeError(f"expected {len(marks.events)} marks, the call made {marks.next}")
+        marks.events[-1].synchronize()
+        for i, ms in enumerate(marks.intervals_ms()):
+            per_interval[i].append(ms)
+        totals.append(marks.events[0].elapsed_time(marks.events[-1]))
+    return per_interval, totals
+
+
+def summary(samples: list[float]) -> dict:
+    """Median, min, max and the samples themselves (the engine computes intervals)."""
+    return {"median_ms": statistics.median(samples), "min_ms": min(samples), "max_ms": max(samples),
+            "samples_ms": [round(s, 6) for s in samples]}

@@ -1,0 +1,142 @@
+#include "kernelopt/analysis/dispatch.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+#include "kernelopt/analysis/segments.hpp"
+
+namespace kernelopt::analysis {
+
+namespace {
+
+using inductor::StepKind;
+
+bool is_launch(StepKind kind) {
+  return kind == StepKind::kTritonLaunch || kind == StepKind::kExternCall ||
+         kind == StepKind::kAtenFallback;
+}
+
+LaunchKind launch_kind(StepKind kind) {
+  if (kind == StepKind::kTritonLaunch) return LaunchKind::kTriton;
+  if (kind == StepKind::kExternCall) return LaunchKind::kExtern;
+  return LaunchKind::kAten;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> buffer_bytes(const GraphRun& graph, const std::string& name) {
+  const auto& inputs = graph.code.graph_inputs;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i] != name) continue;
+    if (i >= graph.args.size() || !graph.args[i]) return std::nullopt;
+    const TensorInfo& t = *graph.args[i];
+    std::vector<std::string> shape;
+    std::vector<std::string> stride;
+    for (auto v : t.shape)
+      shape.push_back(std::to_string(v));
+    for (auto v : t.stride)
+      stride.push_back(std::to_string(v));
+    return storage_bytes(shape, stride, t.dtype);
+  }
+  const inductor::Buffer* buffer = graph.code.buffer(name);
+  if (buffer == nullptr) return std::nullopt;
+  return storage_bytes(buffer->shape, buffer->stride, buffer->dtype);
+}
+
+std::optional<std::int64_t> sum_bytes(const GraphRun& graph,
+                                      const std::vector<std::string>& names) {
+  std::int64_t total = 0;
+  std::set<std::string> seen;
+  for (const auto& name : names) {
+    if (!seen.insert(name).second) continue;
+    auto bytes = buffer_bytes(graph, name);
+    if (!bytes) return std::nullopt;
+    total += *bytes;
+  }
+  return total;
+}
+
+std::optional<std::int64_t> moved_bytes(const GraphRun& graph,
+                                        const std::vector<std::string>& reads,
+                                        const std::vector<std::string>& writes) {
+  auto in = sum_bytes(graph, reads);
+  auto out = sum_bytes(graph, writes);
+  if (!in || !out) return std::nullopt;
+  return *in + *out;
+}
+
+void set_floor(std::optional<std::int64_t> bytes,
+               double time_ms,
+               double bandwidth_gbps,
+               std::optional<double>& floor_ms,
+               std::optional<double>& headroom) {
+  if (!bytes || bandwidth_gbps <= 0) return;
+  floor_ms = static_cast<double>(*bytes) / (bandwidth_gbps * 1e9) * 1e3;
+  if (*floor_ms > 0) headroom = time_ms / *floor_ms;
+}
+
+namespace {
+
+Launch make_launch(
+    const GraphRun& graph, int graph_index, int step_index, double time_ms, double bandwidth_gbps) {
+  const inductor::Step& step = graph.code.steps[step_index];
+  Launch launch;
+  launch.graph = graph_index;
+  launch.step = step_index;
+  launch.kind = launch_kind(step.kind);
+  launch.name = step.target;
+  launch.aten_ops = step.aten_ops;
+  launch.reads = step.reads;
+  launch.writes = step.writes;
+  launch.time_ms = time_ms * graph.calls;
+  if (launch.kind == LaunchKind::kTriton) {
+    const inductor::TritonKernel* kernel = graph.code.kernel(step.target);
+    launch.kernel_kind = kernel != nullptr ? inductor::to_string(kernel->kind) : "unknown";
+    launch.bytes = moved_bytes(graph, step.reads, step.writes);
+    set_floor(launch.bytes, launch.time_ms, bandwidth_gbps, launch.floor_ms, launch.headroom);
+  } else {
+    launch.kernel_kind = launch.kind == LaunchKind::kExtern ? "extern" : "aten";
+  }
+  return launch;
+}
+
+}  // namespace
+
+DispatchMap build_dispatch_map(const std::vector<GraphRun>& graphs,
+                               const AnalysisOptions& options) {
+  DispatchMap map;
+  for (std::size_t g = 0; g < graphs.size(); ++g) {
+    const GraphRun& graph = graphs[g];
+    std::size_t launch_index = 0;
+    for (std::size_t s = 0; s < graph.code.steps.size(); ++s) {
+      if (!is_launch(graph.code.steps[s].kind)) continue;
+      const double ms = launch_index < graph.launch_ms.size() ? graph.launch_ms[launch_index] : 0;
+      ++launch_index;
+      map.launches.push_back(
+          make_launch(graph, static_cast<int>(g), static_cast<int>(s), ms, options.bandwidth_gbps));
+    }
+  }
+  for (const Launch& launch : map.launches) {
+    map.total_ms += launch.time_ms;
+    if (launch.kind == LaunchKind::kTriton) map.triton_ms += launch.time_ms;
+  }
+  for (Launch& launch : map.launches) {
+    launch.share = map.total_ms > 0 ? launch.time_ms / map.total_ms : 0;
+  }
+  map.triton_share = map.total_ms > 0 ? map.triton_ms / map.total_ms : 0;
+  map.segments = find_segments(graphs, map, options.bandwidth_gbps);
+  if (map.triton_ms <= 0 &&
+      std::none_of(map.launches.begin(), map.launches.end(),
+                   [](const Launch& l) { return l.kind == LaunchKind::kTriton; })) {
+    map.problem_class = ProblemClass::kNoTriton;
+  } else if (map.triton_share < options.vendor_dominated_share) {
+    map.problem_class = ProblemClass::kVendorDominated;
+  } else {
+    map.problem_class = ProblemClass::kOptimizable;
+  }
+  return map;
+}
+
+}  // namespace kernelopt::analysis

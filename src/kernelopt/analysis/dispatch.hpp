@@ -1,0 +1,104 @@
+// The dispatch map: every launch of the compiled model in call order with its GPU time, the
+// segments of consecutive Triton launches (the unit kernelopt replaces), the one-pass roofline
+// floor of each, and the problem's class.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kernelopt/inductor/output_code.hpp"
+
+namespace kernelopt::analysis {
+
+// What a launch dispatches to.
+enum class LaunchKind {
+  kTriton,  // an Inductor-generated Triton kernel: replaceable
+  kExtern,  // a vendor-library call (cuBLAS / cuDNN through extern_kernels): kept as is
+  kAten     // an ATen fallback op: kept as is
+};
+
+// A graph input's tensor as the worker saw it (dtype and layout the text does not state).
+struct TensorInfo {
+  std::vector<std::int64_t> shape;
+  std::vector<std::int64_t> stride;
+  std::string dtype;  // "float32", "bfloat16", ... (torch's name without "torch.")
+};
+
+// One compiled graph with what the worker measured about it.
+struct GraphRun {
+  inductor::OutputCode code;
+  std::vector<std::optional<TensorInfo>> args;  // per graph input; nullopt for non-tensors
+  int calls = 1;                                // how often one forward calls this graph
+  std::vector<double> launch_ms;                // median GPU time per launch step, in order
+};
+
+// One launch of the dispatch map.
+struct Launch {
+  int graph = 0;  // index of its graph
+  int step = 0;   // index into that graph's OutputCode::steps
+  LaunchKind kind = LaunchKind::kTriton;
+  std::string kernel_kind;  // for Triton: pointwise / reduction / ...; else the extern op name
+  std::string name;         // kernel name or op
+  std::vector<std::string> aten_ops;
+  double time_ms = 0;                 // median per forward (launch time x graph calls)
+  double share = 0;                   // of the summed launch time
+  std::optional<std::int64_t> bytes;  // fewest bytes it must move; nullopt when unknown
+  std::optional<double> floor_ms;     // bytes / bandwidth
+  std::optional<double> headroom;     // time / floor
+  std::vector<std::string> reads;     // root buffers
+  std::vector<std::string> writes;    // root buffers
+};
+
+// Consecutive Triton launches of one graph that no extern call or ATen fallback interrupts.
+struct Segment {
+  int id = 0;  // dense, over the whole model
+  int graph = 0;
+  std::vector<int> launches;         // indices into DispatchMap::launches
+  std::vector<std::string> inputs;   // buffers read that were defined before the segment
+  std::vector<std::string> outputs;  // buffers written that are read later, returned or inputs
+  double time_ms = 0;
+  double share = 0;
+  std::optional<std::int64_t> bytes;  // inputs read once plus outputs written once
+  std::optional<double> floor_ms;
+  std::optional<double> headroom;
+};
+
+// The problem's class (DESIGN section 3.2).
+enum class ProblemClass { kNoTriton, kVendorDominated, kOptimizable };
+
+struct DispatchMap {
+  std::vector<Launch> launches;
+  std::vector<Segment> segments;
+  double total_ms = 0;      // sum of launch times
+  double triton_ms = 0;     // sum over Triton launches
+  double triton_share = 0;  // triton_ms / total_ms
+  ProblemClass problem_class = ProblemClass::kNoTriton;
+};
+
+// Options of the analysis.
+struct AnalysisOptions {
+  double bandwidth_gbps = 0;             // measured copy bandwidth; 0 = no floors
+  double vendor_dominated_share = 0.10;  // Triton share under this: vendor-dominated
+};
+
+// Builds the dispatch map from the parsed graphs and their measured launch times.
+DispatchMap build_dispatch_map(const std::vector<GraphRun>& graphs, const AnalysisOptions& options);
+
+// Bytes of a tensor's storage: (1 + sum((size-1)*stride)) * itemsize; nullopt for an unknown
+// dtype or a symbolic size.
+std::optional<std::int64_t> storage_bytes(const std::vector<std::string>& shape,
+                                          const std::vector<std::string>& stride,
+                                          const std::string& dtype);
+
+// Bytes per element of a dtype named "float32" or "torch.float32"; 0 when unknown.
+int dtype_size(const std::string& dtype);
+
+std::string to_string(LaunchKind kind);
+std::string to_string(ProblemClass cls);
+nlohmann::json to_json(const DispatchMap& map);
+
+}  // namespace kernelopt::analysis

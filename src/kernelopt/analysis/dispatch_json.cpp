@@ -1,0 +1,78 @@
+#include <nlohmann/json.hpp>
+
+#include "kernelopt/analysis/dispatch.hpp"
+
+namespace kernelopt::analysis {
+
+namespace {
+
+template <typename T>
+nlohmann::json opt(const std::optional<T>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+std::string to_string(LaunchKind kind) {
+  switch (kind) {
+    case LaunchKind::kTriton:
+      return "triton";
+    case LaunchKind::kExtern:
+      return "extern";
+    case LaunchKind::kAten:
+      return "aten";
+  }
+  return "unknown";
+}
+
+std::string to_string(ProblemClass cls) {
+  switch (cls) {
+    case ProblemClass::kNoTriton:
+      return "no_triton_kernel";
+    case ProblemClass::kVendorDominated:
+      return "vendor_dominated";
+    case ProblemClass::kOptimizable:
+      return "optimizable";
+  }
+  return "unknown";
+}
+
+nlohmann::json to_json(const DispatchMap& map) {
+  nlohmann::json launches = nlohmann::json::array();
+  for (const Launch& l : map.launches) {
+    launches.push_back({{"graph", l.graph},
+                        {"step", l.step},
+                        {"dispatch", to_string(l.kind)},
+                        {"kind", l.kernel_kind},
+                        {"name", l.name},
+                        {"aten_ops", l.aten_ops},
+                        {"time_ms", l.time_ms},
+                        {"share", l.share},
+                        {"bytes", opt(l.bytes)},
+                        {"floor_ms", opt(l.floor_ms)},
+                        {"headroom", opt(l.headroom)},
+                        {"reads", l.reads},
+                        {"writes", l.writes}});
+  }
+  nlohmann::json segments = nlohmann::json::array();
+  for (const Segment& s : map.segments) {
+    segments.push_back({{"id", s.id},
+                        {"graph", s.graph},
+                        {"launches", s.launches},
+                        {"inputs", s.inputs},
+                        {"outputs", s.outputs},
+                        {"time_ms", s.time_ms},
+                        {"share", s.share},
+                        {"bytes", opt(s.bytes)},
+                        {"floor_ms", opt(s.floor_ms)},
+                        {"headroom", opt(s.headroom)}});
+  }
+  return {{"launches", launches},
+          {"segments", segments},
+          {"launch_sum_ms", map.total_ms},
+          {"triton_ms", map.triton_ms},
+          {"triton_share", map.triton_share},
+          {"class", to_string(map.problem_class)}};
+}
+
+}  // namespace kernelopt::analysis

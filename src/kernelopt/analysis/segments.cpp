@@ -1,0 +1,81 @@
+#include "kernelopt/analysis/segments.hpp"
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace kernelopt::analysis {
+
+namespace {
+
+void add_unique(std::vector<std::string>& list, const std::string& name) {
+  if (std::find(list.begin(), list.end(), name) == list.end()) list.push_back(name);
+}
+
+bool contains(const std::vector<std::string>& list, const std::string& name) {
+  return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+// Whether `name` is read by a step after `last_step`, returned, or a graph input.
+bool used_later(const inductor::OutputCode& code, int last_step, const std::string& name) {
+  if (contains(code.returns, name) || contains(code.graph_inputs, name)) return true;
+  for (std::size_t s = last_step + 1; s < code.steps.size(); ++s) {
+    if (contains(code.steps[s].reads, name)) return true;
+  }
+  return false;
+}
+
+void fill_buffers(const GraphRun& graph, const DispatchMap& map, Segment& segment) {
+  std::set<std::string> written;
+  std::vector<std::string> all_written;
+  for (int index : segment.launches) {
+    const Launch& launch = map.launches[index];
+    for (const auto& name : launch.reads) {
+      if (written.count(name) == 0) add_unique(segment.inputs, name);
+    }
+    for (const auto& name : launch.writes) {
+      written.insert(name);
+      add_unique(all_written, name);
+    }
+  }
+  const int last_step = map.launches[segment.launches.back()].step;
+  for (const auto& name : all_written) {
+    if (used_later(graph.code, last_step, name)) segment.outputs.push_back(name);
+  }
+}
+
+}  // namespace
+
+std::vector<Segment> find_segments(const std::vector<GraphRun>& graphs,
+                                   const DispatchMap& map,
+                                   double bandwidth_gbps) {
+  std::vector<Segment> segments;
+  Segment current;
+  auto close = [&]() {
+    if (current.launches.empty()) return;
+    const GraphRun& graph = graphs[current.graph];
+    fill_buffers(graph, map, current);
+    current.bytes = moved_bytes(graph, current.inputs, current.outputs);
+    set_floor(current.bytes, current.time_ms, bandwidth_gbps, current.floor_ms, current.headroom);
+    current.share = map.total_ms > 0 ? current.time_ms / map.total_ms : 0;
+    current.id = static_cast<int>(segments.size());
+    segments.push_back(current);
+    current = Segment{};
+  };
+  for (std::size_t i = 0; i < map.launches.size(); ++i) {
+    const Launch& launch = map.launches[i];
+    if (!current.launches.empty() && current.graph != launch.graph) close();
+    if (launch.kind != LaunchKind::kTriton) {
+      close();
+      continue;
+    }
+    current.graph = launch.graph;
+    current.launches.push_back(static_cast<int>(i));
+    current.time_ms += launch.time_ms;
+  }
+  close();
+  return segments;
+}
+
+}  // namespace kernelopt::analysis

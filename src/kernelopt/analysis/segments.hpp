@@ -1,0 +1,38 @@
+// Segments: the unit kernelopt replaces. Internal to analysis/.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernelopt/analysis/dispatch.hpp"
+
+namespace kernelopt::analysis {
+
+// Groups the map's consecutive Triton launches of each graph into segments, with their inputs,
+// outputs, time, bytes and floor.
+std::vector<Segment> find_segments(const std::vector<GraphRun>& graphs,
+                                   const DispatchMap& map,
+                                   double bandwidth_gbps);
+
+// Bytes of one buffer of a graph (graph inputs from the worker's tensor info, allocations from
+// the text); nullopt when unknown.
+std::optional<std::int64_t> buffer_bytes(const GraphRun& graph, const std::string& name);
+
+// Bytes of distinct buffers; nullopt when any is unknown.
+std::optional<std::int64_t> sum_bytes(const GraphRun& graph, const std::vector<std::string>& names);
+
+// Bytes read plus bytes written: a buffer both read and written counts twice (read once, written
+// once); nullopt when any size is unknown.
+std::optional<std::int64_t> moved_bytes(const GraphRun& graph,
+                                        const std::vector<std::string>& reads,
+                                        const std::vector<std::string>& writes);
+
+// Sets floor (bytes over bandwidth) and headroom (time over floor) where they are known.
+void set_floor(std::optional<std::int64_t> bytes,
+               double time_ms,
+               double bandwidth_gbps,
+               std::optional<double>& floor_ms,
+               std::optional<double>& headroom);
+
+}  // namespace kernelopt::analysis

@@ -1,0 +1,123 @@
+#include "kernelopt/engine/commands.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "kernelopt/core/error.hpp"
+#include "kernelopt/engine/ask.hpp"
+#include "kernelopt/engine/doctor.hpp"
+#include "kernelopt/report/show_text.hpp"
+
+namespace kernelopt::engine {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void write_text(const fs::path& path, const std::string& text) {
+  if (path.has_parent_path()) fs::create_directories(path.parent_path());
+  const fs::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp);
+    out << text;
+    if (!out.flush()) throw Error("kernelopt.io", fmt::format("cannot write {}", tmp.string()));
+  }
+  fs::rename(tmp, path);
+}
+
+std::string json_name(const nlohmann::json& doc) {
+  const std::string level =
+      doc["level"].is_number() ? fmt::format("level{}_", doc["level"].get<int>()) : "";
+  return level + doc.value("problem", "problem") + ".json";
+}
+
+std::string shape_text(const nlohmann::json& t) {
+  if (!t.contains("shape")) return t.value("python", "?");
+  return fmt::format("{} {}", t.value("dtype", "?"), t["shape"].dump());
+}
+
+}  // namespace
+
+int doctor_command() {
+  worker::Worker worker(default_options());
+  const nlohmann::json findings = run_doctor(worker);
+  bool ready = false;
+  std::fputs(format_doctor(findings, ready).c_str(), stdout);
+  return ready ? 0 : static_cast<int>(ExitCode::kNoGpu);
+}
+
+int show_command(const ShowCommand& command) {
+  const bool many = command.problems.size() > 1;
+  std::vector<nlohmann::json> docs;
+  int status = 0;
+  for (const std::string& problem : command.problems) {
+    ShowOptions options = command.options;
+    options.problem = problem;
+    if (many && !options.run_dir.empty()) {
+      options.run_dir = (fs::path(options.run_dir) / fs::path(problem).stem()).string();
+    }
+    try {
+      worker::Worker worker(default_options());
+      Progress progress;
+      if (!command.quiet) {
+        progress = [](const std::string& line) { std::fprintf(stderr, "... %s\n", line.c_str()); };
+      }
+      nlohmann::json doc = run_show(options, worker, progress);
+      std::fputs(report::format_show(doc).c_str(), stdout);
+      std::fflush(stdout);
+      if (!command.json.empty()) {
+        const fs::path path =
+            many ? fs::path(command.json) / json_name(doc) : fs::path(command.json);
+        write_text(path, doc.dump(1) + "\n");
+      }
+      docs.push_back(std::move(doc));
+    } catch (const Error& error) {
+      if (!many) throw;
+      std::fprintf(stderr, "kernelopt: error: [%s] %s\n", error.tag().c_str(), error.what());
+      if (status == 0) status = static_cast<int>(error.code());
+    }
+  }
+  if (!command.markdown.empty()) write_text(command.markdown, report::format_show_table(docs));
+  return status;
+}
+
+int table_command(const std::vector<std::string>& files) {
+  std::vector<nlohmann::json> docs;
+  for (const std::string& file : files) {
+    std::ifstream in(file);
+    nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+    if (!in || doc.is_discarded() || doc.value("schema", "") != "kernelopt.show/1") {
+      throw Error("kernelopt.input", fmt::format("{}: not a show document", file),
+                  ExitCode::kUsage);
+    }
+    docs.push_back(std::move(doc));
+  }
+  std::fputs(report::format_show_table(docs).c_str(), stdout);
+  return 0;
+}
+
+int check_command(const CheckCommand& command) {
+  worker::Worker worker(default_options());
+  handshake(worker);
+  nlohmann::json request = {{"op", "load"}, {"problem", fs::absolute(command.problem).string()}};
+  if (!command.device.empty()) request["device"] = command.device;
+  const nlohmann::json loaded =
+      ask(worker, request, std::chrono::duration_cast<std::chrono::milliseconds>(command.timeout),
+          command.problem);
+  std::string inputs;
+  for (const auto& t : loaded["inputs"])
+    inputs += (inputs.empty() ? "" : ", ") + shape_text(t);
+  std::string outputs;
+  for (const auto& t : loaded["outputs"])
+    outputs += (outputs.empty() ? "" : ", ") + shape_text(t);
+  std::printf("%s: ok on %s | %lld parameters | inputs: %s | outputs: %s\n",
+              command.problem.c_str(), loaded.value("device", "?").c_str(),
+              static_cast<long long>(loaded.value("parameters", 0LL)), inputs.c_str(),
+              outputs.c_str());
+  return 0;
+}
+
+}  // namespace kernelopt::engine

@@ -1,0 +1,39 @@
+// The CLI's commands as functions: main.cpp only parses arguments and calls one of these.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kernelopt/engine/show.hpp"
+
+namespace kernelopt::engine {
+
+// `kernelopt doctor`: prints what works here; returns 0 when the GPU path can run, else 4.
+int doctor_command();
+
+struct ShowCommand {
+  std::vector<std::string> problems;  // one or more problem files
+  std::string json;                   // one problem: a file; several: a folder (one file each)
+  std::string markdown;               // a Markdown table over all problems, or empty
+  ShowOptions options;                // run_dir is a parent folder when several problems
+  bool quiet = false;                 // no progress lines
+};
+
+// `kernelopt show`: each problem in a fresh worker; a failing problem prints its one-line error
+// and the others go on. Returns 0 when every problem succeeded, else the first failure's code.
+int show_command(const ShowCommand& command);
+
+// `kernelopt table`: prints a Markdown table over show documents (files written by show --json).
+int table_command(const std::vector<std::string>& files);
+
+struct CheckCommand {
+  std::string problem;
+  std::string device;  // "cuda", "cpu" or empty (cuda when there is one)
+  std::chrono::seconds timeout{600};
+};
+
+// `kernelopt check`: load and validate a problem file, run its forward once, print its inputs and
+// outputs. Throws kernelopt::Error for a bad problem.
+int check_command(const CheckCommand& command);
+
+}  // namespace kernelopt::engine

@@ -1,0 +1,127 @@
+#include "kernelopt/engine/doctor.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "kernelopt/core/error.hpp"
+#include "kernelopt/engine/ask.hpp"
+
+namespace kernelopt::engine {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::chrono::milliseconds kEnvDeadline{300000};
+
+std::string text_or(const nlohmann::json& j, const char* key, const char* fallback) {
+  if (j.contains(key) && j.at(key).is_string()) return j.at(key).get<std::string>();
+  return fallback;
+}
+
+void save_cache(const nlohmann::json& findings) {
+  const fs::path path = doctor_cache_path();
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  if (ec) return;  // a cache that cannot be written only costs a re-measure
+  const fs::path tmp = path.string() + ".tmp";
+  std::ofstream out(tmp);
+  out << findings.dump(2);
+  if (out.flush()) {
+    out.close();
+    fs::rename(tmp, path, ec);
+  }
+}
+
+}  // namespace
+
+std::string doctor_cache_path() {
+  if (const char* dir = std::getenv("KERNELOPT_CACHE_DIR"); dir != nullptr && *dir != '\0') {
+    return (fs::path(dir) / "doctor.json").string();
+  }
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0') {
+    return (fs::path(xdg) / "kernelopt" / "doctor.json").string();
+  }
+  const char* home = std::getenv("HOME");
+  return (fs::path(home != nullptr ? home : ".") / ".cache" / "kernelopt" / "doctor.json").string();
+}
+
+nlohmann::json run_doctor(worker::Worker& worker) {
+  nlohmann::json findings =
+      ask(worker, {{"op", "env"}, {"bandwidth", true}, {"ncu", true}}, kEnvDeadline, "the worker");
+  findings.erase("id");
+  findings.erase("ok");
+  if (findings.value("cuda_available", false)) save_cache(findings);
+  return findings;
+}
+
+std::string format_doctor(const nlohmann::json& f, bool& gpu_ready) {
+  std::string out;
+  auto line = [&](const std::string& name, const std::string& value) {
+    out += fmt::format("{:<12} {}\n", name + ":", value);
+  };
+  line("python", text_or(f, "python", "?"));
+  line("torch", f.contains("torch") ? text_or(f, "torch", "?")
+                                    : "missing (" + text_or(f, "torch_error", "?") + ")");
+  line("triton", f.contains("triton") ? text_or(f, "triton", "?")
+                                      : "missing (" + text_or(f, "triton_error", "?") + ")");
+  gpu_ready = f.value("cuda_available", false) && f.contains("triton");
+  if (f.value("cuda_available", false)) {
+    line("gpu", fmt::format("{} (compute capability {}, {} SMs, {:.0f} GiB)",
+                            text_or(f, "gpu", "?"), text_or(f, "compute_capability", "?"),
+                            f.value("sm_count", 0), f.value("memory_bytes", 0.0) / (1 << 30)));
+    line("driver", text_or(f, "driver", "unknown"));
+    line("cuda", text_or(f, "cuda_runtime", "?"));
+  } else {
+    line("gpu", "none visible to torch: show, verify and optimize need an NVIDIA GPU");
+    line("driver", text_or(f, "driver", "none (nvidia-smi not found)"));
+  }
+  line("ncu",
+       f.contains("ncu") && f.at("ncu").is_string()
+           ? text_or(f, "ncu", "") + " (" + text_or(f, "ncu_detail", "counters not probed") + ")"
+           : "not found (profiling falls back to timings only)");
+  if (f.contains("bandwidth")) {
+    line("bandwidth",
+         fmt::format("{:.0f} GB/s device-to-device copy (read + write), kept in {}",
+                     f.at("bandwidth").value("bandwidth_gbps", 0.0), doctor_cache_path()));
+  } else {
+    line("bandwidth", "not measured (no GPU)");
+  }
+  return out;
+}
+
+nlohmann::json require_gpu(worker::Worker& worker, const std::string& what) {
+  nlohmann::json env = ask(worker, {{"op", "env"}}, kEnvDeadline, "the worker");
+  if (!env.value("cuda_available", false)) {
+    throw Error("kernelopt.nogpu",
+                fmt::format("{} needs an NVIDIA GPU and none is visible here (see `kernelopt "
+                            "doctor`)",
+                            what),
+                ExitCode::kNoGpu);
+  }
+  return env;
+}
+
+double copy_bandwidth_gbps(worker::Worker& worker) {
+  const nlohmann::json env = ask(worker, {{"op", "env"}}, kEnvDeadline, "the worker");
+  std::ifstream in(doctor_cache_path());
+  if (in) {
+    const nlohmann::json cached = nlohmann::json::parse(in, nullptr, false);
+    if (!cached.is_discarded() && cached.value("gpu", "") == env.value("gpu", "?") &&
+        cached.contains("bandwidth")) {
+      return cached.at("bandwidth").value("bandwidth_gbps", 0.0);
+    }
+  }
+  nlohmann::json measured =
+      ask(worker, {{"op", "env"}, {"bandwidth", true}}, kEnvDeadline, "the worker");
+  measured.erase("id");
+  measured.erase("ok");
+  save_cache(measured);
+  return measured.at("bandwidth").value("bandwidth_gbps", 0.0);
+}
+
+}  // namespace kernelopt::engine

@@ -1,0 +1,31 @@
+// `kernelopt doctor` and the environment facts other commands need: whether there is a GPU, and
+// the copy bandwidth measured on it (kept in a cache file so that show does not measure it again).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "kernelopt/worker/worker.hpp"
+
+namespace kernelopt::engine {
+
+// The doctor's findings: the worker's environment plus ncu and bandwidth probes where a GPU is
+// present. Never throws for a missing GPU or torch: those are findings.
+nlohmann::json run_doctor(worker::Worker& worker);
+
+// The doctor's findings as lines for the terminal, and whether the GPU path can run.
+std::string format_doctor(const nlohmann::json& findings, bool& gpu_ready);
+
+// The worker's environment; throws Error(kernelopt.nogpu, exit 4) naming `what` when torch sees
+// no CUDA GPU.
+nlohmann::json require_gpu(worker::Worker& worker, const std::string& what);
+
+// The copy bandwidth of this GPU in GB/s: from the doctor's cache when it was measured on the same
+// GPU, else measured now (and cached).
+double copy_bandwidth_gbps(worker::Worker& worker);
+
+// The cache file: $KERNELOPT_CACHE_DIR, else $XDG_CACHE_HOME/kernelopt, else ~/.cache/kernelopt.
+std::string doctor_cache_path();
+
+}  // namespace kernelopt::engine

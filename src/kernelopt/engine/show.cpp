@@ -1,0 +1,212 @@
+// The show pipeline. The worker compiles and measures; everything that decides (parsing the
+// output code, where the marks go, segments, floors, the class) happens here in C++.
+#include "kernelopt/engine/show.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "kernelopt/analysis/dispatch.hpp"
+#include "kernelopt/core/error.hpp"
+#include "kernelopt/engine/ask.hpp"
+#include "kernelopt/engine/doctor.hpp"
+#include "kernelopt/recompose/instrument.hpp"
+
+namespace kernelopt::engine {
+
+namespace fs = std::filesystem;
+using std::chrono::milliseconds;
+
+namespace {
+
+constexpr milliseconds kShortDeadline{120000};
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("kernelopt.io", fmt::format("cannot read {}", path.string()));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  const fs::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << text;
+    if (!out.flush()) throw Error("kernelopt.io", fmt::format("cannot write {}", tmp.string()));
+  }
+  fs::rename(tmp, path);
+}
+
+// A temporary run directory removed when the show ends, unless the user named one.
+class RunDir {
+ public:
+  explicit RunDir(const std::string& requested) {
+    if (!requested.empty()) {
+      path_ = requested;
+      fs::create_directories(path_);
+      return;
+    }
+    std::string pattern = (fs::temp_directory_path() / "kernelopt-show-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) {
+      throw Error("kernelopt.io", "cannot create a temporary directory");
+    }
+    path_ = pattern;
+    owned_ = true;
+  }
+
+  ~RunDir() {
+    std::error_code ignored;
+    if (owned_) fs::remove_all(path_, ignored);
+  }
+
+  RunDir(const RunDir&) = delete;
+  RunDir& operator=(const RunDir&) = delete;
+  RunDir(RunDir&&) = delete;
+  RunDir& operator=(RunDir&&) = delete;
+
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+  bool owned_ = false;
+};
+
+std::optional<analysis::TensorInfo> tensor_info(const nlohmann::json& arg) {
+  if (!arg.contains("shape")) return std::nullopt;
+  analysis::TensorInfo info;
+  info.shape = arg.at("shape").get<std::vector<std::int64_t>>();
+  info.stride = arg.at("stride").get<std::vector<std::int64_t>>();
+  info.dtype = arg.at("dtype").get<std::string>();
+  return info;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  std::array<char, 32> text{};
+  std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text.data();
+}
+
+std::optional<int> level_of(const fs::path& problem) {
+  const std::string dir = problem.parent_path().filename().string();
+  if (dir.rfind("level", 0) == 0 && dir.size() > 5) return std::atoi(dir.c_str() + 5);
+  return std::nullopt;
+}
+
+analysis::GraphRun time_graph(worker::Worker& worker,
+                              const nlohmann::json& graph,
+                              const ShowOptions& options,
+                              const std::string& subject) {
+  analysis::GraphRun run;
+  const fs::path path = graph.at("path").get<std::string>();
+  const std::string text = read_file(path);
+  run.code = inductor::parse_output_code(text);
+  run.calls = std::max(1, graph.value("calls", 1));
+  for (const auto& arg : graph.at("args"))
+    run.args.push_back(tensor_info(arg));
+  const recompose::Instrumented timed = recompose::instrument_launches(text, run.code);
+  if (timed.marks == 0) return run;
+  fs::path timed_path = path;
+  timed_path.replace_extension(".timed.py");
+  write_file(timed_path, timed.text);
+  const nlohmann::json response = ask(worker,
+                                      {{"op", "time_launches"},
+                                       {"graph", graph.at("index")},
+                                       {"path", timed_path.string()},
+                                       {"marks", timed.marks},
+                                       {"iters", options.iters}},
+                                      options.timeout, subject);
+  for (const auto& interval : response.at("intervals")) {
+    run.launch_ms.push_back(interval.at("median_ms").get<double>());
+  }
+  return run;
+}
+
+nlohmann::json time_variant(worker::Worker& worker,
+                            const std::string& variant,
+                            const std::string& mode,
+                            const ShowOptions& options,
+                            const std::string& subject) {
+  nlohmann::json request = {{"op", variant == "replay" ? "time_replay" : "time_model"},
+                            {"variant", variant},
+                            {"mode", mode},
+                            {"iters", options.iters}};
+  nlohmann::json response = ask(worker, request, options.timeout, subject);
+  response.erase("samples_ms");
+  response.erase("id");
+  response.erase("ok");
+  return response;
+}
+
+}  // namespace
+
+void handshake(worker::Worker& worker) {
+  const nlohmann::json hello = ask(worker, {{"op", "hello"}}, kShortDeadline, "the worker");
+  if (hello.value("protocol", -1) != worker::kProtocolVersion) {
+    throw Error("kernelopt.env",
+                fmt::format("the worker speaks protocol {}, this engine {}",
+                            hello.value("protocol", -1), worker::kProtocolVersion),
+                ExitCode::kEnvironment);
+  }
+}
+
+nlohmann::json run_show(const ShowOptions& options,
+                        worker::Worker& worker,
+                        const Progress& progress) {
+  auto say = [&](const std::string& line) {
+    if (progress) progress(line);
+  };
+  const std::string subject = options.problem;
+  if (!fs::is_regular_file(options.problem)) {
+    throw Error("kernelopt.problem", fmt::format("{}: no such file", subject), ExitCode::kProblem);
+  }
+  handshake(worker);
+  const nlohmann::json env = require_gpu(worker, "kernelopt show");
+  const double bandwidth =
+      options.bandwidth_gbps > 0 ? options.bandwidth_gbps : copy_bandwidth_gbps(worker);
+  RunDir run_dir(options.run_dir);
+  say(fmt::format("loading {}", subject));
+  const nlohmann::json loaded =
+      ask(worker,
+          {{"op", "load"}, {"problem", fs::absolute(options.problem).string()}, {"device", "cuda"}},
+          options.timeout, subject);
+  say("compiling with torch.compile(mode=\"max-autotune-no-cudagraphs\")");
+  nlohmann::json seeds = nlohmann::json::array();
+  for (int s = 0; s < options.seeds; ++s)
+    seeds.push_back(s);
+  const nlohmann::json captured = ask(worker,
+                                      {{"op", "capture"},
+                                       {"run_dir", run_dir.path().string()},
+                                       {"seeds", seeds},
+                                       {"references", options.references}},
+                                      options.timeout, subject);
+  std::vector<analysis::GraphRun> graphs;
+  for (const auto& graph : captured.at("graphs")) {
+    say(fmt::format("timing the launches of graph {}", graph.at("index").get<int>()));
+    graphs.push_back(time_graph(worker, graph, options, subject));
+  }
+  say("timing the whole model: eager, compiled, CUDA graphs");
+  nlohmann::json times;
+  times["compiled"] = time_variant(worker, "compiled", "synced", options, subject);
+  times["compiled_gpu"] = time_variant(worker, "compiled", "queued", options, subject);
+  times["eager"] = time_variant(worker, "eager", "synced", options, subject);
+  times["replay"] = time_variant(worker, "replay", "synced", options, subject);
+  times["cudagraphs"] = time_variant(worker, "cudagraphs", "synced", options, subject);
+  analysis::AnalysisOptions analysis_options;
+  analysis_options.bandwidth_gbps = bandwidth;
+  const analysis::DispatchMap map = analysis::build_dispatch_map(graphs, analysis_options);
+  return assemble_show(options, env, loaded, captured, times, graphs, map, bandwidth,
+                       level_of(options.problem), utc_now());
+}
+
+}  // namespace kernelopt::engine

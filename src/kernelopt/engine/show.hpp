@@ -1,0 +1,53 @@
+// `kernelopt show`: capture a problem with Inductor, time every launch, and build the dispatch
+// map (launches, segments, floors, class). The stages, in order: handshake, environment, load,
+// capture, per-graph launch timing, whole-model timings, analysis.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kernelopt/analysis/dispatch.hpp"
+#include "kernelopt/worker/worker.hpp"
+
+namespace kernelopt::engine {
+
+struct ShowOptions {
+  std::string problem;                 // path of the problem file
+  std::string run_dir;                 // where captured output code goes; empty: a temp dir
+  int seeds = 1;                       // capture seeds 0..seeds-1
+  int iters = 30;                      // timed calls per measurement
+  std::chrono::seconds timeout{1800};  // deadline of each load / capture request
+  double bandwidth_gbps = 0;           // 0: from doctor's cache, else measured now
+  bool references = false;             // also run the float64 reference and report errors
+};
+
+// Progress lines ("capturing ...") for the terminal; may be empty.
+using Progress = std::function<void(const std::string&)>;
+
+// Runs the whole show pipeline and returns the result document (docs/show-json.md).
+// Throws kernelopt::Error on bad input, a missing GPU, or a worker that crashed or hung.
+nlohmann::json run_show(const ShowOptions& options,
+                        worker::Worker& worker,
+                        const Progress& progress);
+
+// Puts the measurements and the dispatch map into the show document (schema kernelopt.show/1).
+nlohmann::json assemble_show(const ShowOptions& options,
+                             const nlohmann::json& env,
+                             const nlohmann::json& loaded,
+                             const nlohmann::json& captured,
+                             const nlohmann::json& times,
+                             const std::vector<analysis::GraphRun>& graphs,
+                             const analysis::DispatchMap& map,
+                             double bandwidth_gbps,
+                             std::optional<int> level,
+                             const std::string& date);
+
+// Checks the worker's protocol version (the `hello` handshake); throws on a mismatch.
+void handshake(worker::Worker& worker);
+
+}  // namespace kernelopt::engine

@@ -1,0 +1,118 @@
+// The dispatch map on a hand-made output code: launches, segments, bytes, floors, classes; and
+// the launch instrumentation.
+#include "kernelopt/analysis/dispatch.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "kernelopt/inductor/output_code.hpp"
+#include "kernelopt/recompose/instrument.hpp"
+
+namespace kernelopt {
+namespace {
+
+std::string fixture(const std::string& name) {
+  std::ifstream in(std::string(KERNELOPT_SOURCE_DIR) + "/tests/fixtures/output_code/" + name);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+analysis::GraphRun mixed_graph(std::vector<double> times) {
+  analysis::GraphRun run;
+  run.code = inductor::parse_output_code(fixture("a_runner_mixed.py"));
+  run.args = {analysis::TensorInfo{{32, 1024}, {1024, 1}, "float32"},
+              analysis::TensorInfo{{1024, 1024}, {1024, 1}, "float32"},
+              analysis::TensorInfo{{32, 8192}, {8192, 1}, "float32"}};
+  run.launch_ms = std::move(times);
+  return run;
+}
+
+TEST(StorageBytes, ContiguousStridedAndUnknown) {
+  EXPECT_EQ(analysis::storage_bytes({"32", "1024"}, {"1024", "1"}, "torch.float32"), 32 * 1024 * 4);
+  // A transposed view spans the same storage.
+  EXPECT_EQ(analysis::storage_bytes({"1024", "32"}, {"1", "1024"}, "float32"), 32 * 1024 * 4);
+  // Padding between rows counts: the last row ends at 3*100 + 10.
+  EXPECT_EQ(analysis::storage_bytes({"4", "10"}, {"100", "1"}, "bfloat16"), (3 * 100 + 10) * 2);
+  EXPECT_EQ(analysis::storage_bytes({"s0", "4"}, {"4", "1"}, "float32"), std::nullopt);
+  EXPECT_EQ(analysis::storage_bytes({"4"}, {"1"}, "mystery"), std::nullopt);
+  EXPECT_EQ(analysis::storage_bytes({"0", "4"}, {"4", "1"}, "float32"), 0);
+}
+
+TEST(DispatchMap, LaunchesSegmentsAndFloors) {
+  // Launch order: relu (triton), mm (extern), softmax (triton), sum (triton).
+  const auto map =
+      analysis::build_dispatch_map({mixed_graph({0.1, 0.5, 0.2, 0.2})}, {.bandwidth_gbps = 1000});
+  ASSERT_EQ(map.launches.size(), 4U);
+  EXPECT_EQ(map.launches[1].kind, analysis::LaunchKind::kExtern);
+  EXPECT_EQ(map.launches[1].name, "mm");
+  EXPECT_FALSE(map.launches[1].floor_ms.has_value());
+  EXPECT_DOUBLE_EQ(map.total_ms, 1.0);
+  EXPECT_DOUBLE_EQ(map.triton_share, 0.5);
+  EXPECT_EQ(map.problem_class, analysis::ProblemClass::kOptimizable);
+
+  // relu reads arg0_1 and writes buf0: 2 x 128 KiB at 1000 GB/s.
+  const auto& relu = map.launches[0];
+  EXPECT_EQ(relu.bytes, 2 * 32 * 1024 * 4);
+  ASSERT_TRUE(relu.floor_ms.has_value());
+  EXPECT_NEAR(*relu.floor_ms, 2 * 32 * 1024 * 4 / 1e12 * 1e3, 1e-12);
+  EXPECT_NEAR(*relu.headroom, 0.1 / *relu.floor_ms, 1e-9);
+
+  // The extern mm splits the Triton launches into two segments.
+  ASSERT_EQ(map.segments.size(), 2U);
+  EXPECT_EQ(map.segments[0].launches, std::vector<int>({0}));
+  EXPECT_EQ(map.segments[0].inputs, std::vector<std::string>({"arg0_1"}));
+  EXPECT_EQ(map.segments[0].outputs, std::vector<std::string>({"buf0"}));
+  // softmax works in place on buf1 (reused as buf4); sum writes buf2 (viewed as buf3).
+  const auto& second = map.segments[1];
+  EXPECT_EQ(second.launches, std::vector<int>({2, 3}));
+  EXPECT_EQ(second.inputs, std::vector<std::string>({"buf1", "arg2_1"}));
+  EXPECT_EQ(second.outputs, std::vector<std::string>({"buf1", "buf2"}));
+  EXPECT_NEAR(second.time_ms, 0.4, 1e-12);
+  EXPECT_EQ(second.bytes, (32 * 1024 + 32 * 8192 + 32 * 1024 + 32) * 4);
+}
+
+TEST(DispatchMap, Classes) {
+  const auto vendor = analysis::build_dispatch_map({mixed_graph({0.01, 5.0, 0.01, 0.01})}, {});
+  EXPECT_EQ(vendor.problem_class, analysis::ProblemClass::kVendorDominated);
+  EXPECT_FALSE(vendor.launches[0].floor_ms.has_value());  // no bandwidth: no floors
+
+  analysis::GraphRun extern_only;
+  extern_only.code = inductor::parse_output_code(fixture("f_extern_only.py"));
+  extern_only.launch_ms = {1.0};
+  const auto none = analysis::build_dispatch_map({extern_only}, {});
+  EXPECT_EQ(none.problem_class, analysis::ProblemClass::kNoTriton);
+  EXPECT_TRUE(none.segments.empty());
+}
+
+TEST(Instrument, MarksBeforeFirstAndAfterEveryLaunch) {
+  const std::string text = fixture("a_runner_mixed.py");
+  const auto code = inductor::parse_output_code(text);
+  const auto timed = recompose::instrument_launches(text, code);
+  EXPECT_EQ(timed.launches, 4);
+  EXPECT_EQ(timed.marks, 5);
+  // Removing the inserted lines gives back the original byte for byte.
+  std::istringstream lines(timed.text);
+  std::string line;
+  std::string restored;
+  int marks = 0;
+  while (std::getline(lines, line)) {
+    if (line == "            _ko_mark()") {
+      ++marks;
+      continue;
+    }
+    restored += line + "\n";
+  }
+  EXPECT_EQ(marks, 5);
+  EXPECT_EQ(restored, text);
+  // The first mark precedes the first launch; each launch is followed by a mark.
+  const auto first = timed.text.find("_ko_mark()");
+  EXPECT_LT(first, timed.text.find("triton_poi_fused_relu_0.run("));
+  EXPECT_NE(timed.text.find("out=buf1)\n            _ko_mark()\n"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kernelopt

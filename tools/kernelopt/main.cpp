@@ -1,0 +1,67 @@
+// The kernelopt CLI: parses arguments and calls the engine. Errors are caught once, here.
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "kernelopt/core/error.hpp"
+#include "kernelopt/engine/commands.hpp"
+
+int main(int argc, char** argv) {
+  using kernelopt::engine::CheckCommand;
+  using kernelopt::engine::ShowCommand;
+  CLI::App app{"kernelopt: faster Triton kernels for torch.compile'd models"};
+  app.set_version_flag("--version", std::string(KERNELOPT_VERSION));
+  app.require_subcommand(1);
+
+  auto* doctor = app.add_subcommand("doctor", "what works here: GPU, driver, torch, triton, ncu");
+
+  ShowCommand show;
+  long show_timeout = 1800;
+  auto* show_cmd = app.add_subcommand("show", "compile, then print the dispatch map with times");
+  show_cmd->add_option("problems", show.problems, "problem file(s) in KernelBench's format")
+      ->required();
+  show_cmd->add_option("--json", show.json, "write JSON: a file, or a folder for several problems");
+  show_cmd->add_option("--markdown", show.markdown, "write a Markdown table over the problems");
+  show_cmd->add_option("-o,--run-dir", show.options.run_dir, "keep the captured output code here");
+  show_cmd->add_option("--iters", show.options.iters, "timed calls per measurement")
+      ->check(CLI::Range(3, 10000));
+  show_cmd->add_option("--seeds", show.options.seeds, "seeds captured")->check(CLI::Range(1, 16));
+  show_cmd->add_option("--timeout", show_timeout, "seconds allowed for each load/capture step")
+      ->check(CLI::Range(1, 86400));
+  show_cmd->add_flag("-q,--quiet", show.quiet, "no progress lines");
+  show_cmd->add_flag("--references", show.options.references,
+                     "also run the float64 eager reference and report the errors against it");
+
+  std::vector<std::string> table_files;
+  auto* table_cmd = app.add_subcommand("table", "a Markdown table over show JSON files");
+  table_cmd->add_option("files", table_files, "JSON files written by show --json")->required();
+
+  CheckCommand check;
+  long check_timeout = 600;
+  auto* check_cmd = app.add_subcommand("check", "load and validate a problem file");
+  check_cmd->add_option("problem", check.problem, "problem file")->required();
+  check_cmd->add_option("--device", check.device, "cuda or cpu (default: cuda when present)")
+      ->check(CLI::IsMember({"cuda", "cpu"}));
+  check_cmd->add_option("--timeout", check_timeout, "seconds allowed")->check(CLI::Range(1, 86400));
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (*doctor) return kernelopt::engine::doctor_command();
+    if (*show_cmd) {
+      show.options.timeout = std::chrono::seconds(show_timeout);
+      return kernelopt::engine::show_command(show);
+    }
+    if (*table_cmd) return kernelopt::engine::table_command(table_files);
+    check.timeout = std::chrono::seconds(check_timeout);
+    return kernelopt::engine::check_command(check);
+  } catch (const kernelopt::Error& error) {
+    std::fprintf(stderr, "kernelopt: error: [%s] %s\n", error.tag().c_str(), error.what());
+    return static_cast<int>(error.code());
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "kernelopt: internal error: %s\n", error.what());
+    return static_cast<int>(kernelopt::ExitCode::kFailure);
+  }
+}
