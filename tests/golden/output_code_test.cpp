@@ -1,5 +1,6 @@
-// Golden files for the output-code parser: every tests/fixtures/output_code/NAME.py is parsed and
-// its to_json compared with NAME.expected.json beside it. KERNELOPT_UPDATE_GOLDEN=1 rewrites the
+// Golden files for the output-code parser: every tests/fixtures/output_code/**/NAME.py (subfolders
+// included, e.g. real/ for captured modules) is parsed and its to_json compared with
+// NAME.expected.json beside it. KERNELOPT_UPDATE_GOLDEN=1 rewrites the
 // expected files instead (then read the diff before committing it).
 #include "kernelopt/inductor/output_code.hpp"
 
@@ -35,8 +36,10 @@ bool updating() {
 
 std::vector<fs::path> fixtures() {
   std::vector<fs::path> paths;
-  for (const auto& entry : fs::directory_iterator(fixture_dir())) {
-    if (entry.path().extension() == ".py") paths.push_back(entry.path());
+  for (const auto& entry : fs::recursive_directory_iterator(fixture_dir())) {
+    if (entry.is_regular_file() && entry.path().extension() == ".py") {
+      paths.push_back(entry.path());
+    }
   }
   std::sort(paths.begin(), paths.end());
   return paths;
@@ -46,7 +49,7 @@ TEST(OutputCodeGolden, EveryFixtureMatchesItsExpectedJson) {
   const std::vector<fs::path> paths = fixtures();
   ASSERT_FALSE(paths.empty()) << "no fixtures in " << fixture_dir();
   for (const fs::path& path : paths) {
-    SCOPED_TRACE(path.filename().string());
+    SCOPED_TRACE(path.lexically_relative(fixture_dir()).string());
     const std::string actual =
         kernelopt::inductor::to_json(kernelopt::inductor::parse_output_code(read_file(path)))
             .dump(2) +

@@ -190,6 +190,135 @@ class Runner:
   EXPECT_TRUE(code.steps[1].aten_ops.empty());
 }
 
+// A scan's combine function is a @triton.jit helper defined before the heuristics decorator.
+TEST(ParseOutputCode, HelperBeforeTheDecoratorIsSkipped) {
+  const OutputCode code = parse_output_code(R"(
+triton_red_fused_cumsum_0 = async_compile.triton('triton_red_fused_cumsum_0', '''
+@triton.jit
+def _triton_helper_fn_add0(arg0_0, arg1_0):
+    return arg0_0 + arg1_0
+
+@triton_heuristics.cooperative_reduction(
+    size_hints={'x': 64, 'r0_': 128},
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'out_ptr0': '*fp32', 'xnumel': 'i32'}},
+)
+@triton.jit
+def triton_red_fused_cumsum_0(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    tmp4, = tl.associative_scan((tmp2,), 1, _triton_helper_fn_add0)
+''', device_str='cuda')
+
+def call(args):
+    arg0_1, = args
+    buf0 = empty_strided_cuda((64, 128), (128, 1), torch.float32)
+    triton_red_fused_cumsum_0.run(arg0_1, buf0, 64, stream=stream0)
+    return (buf0, )
+)");
+  ASSERT_EQ(code.kernels.size(), 1U);
+  EXPECT_EQ(code.kernels[0].kind, KernelKind::kCooperativeReduction);
+  EXPECT_EQ(code.kernels[0].size_hints.at("r0_"), 128);
+  ASSERT_EQ(code.kernels[0].signature.size(), 3U);
+  EXPECT_EQ(code.steps[1].reads, (Strings{"arg0_1"}));
+  EXPECT_EQ(code.steps[1].writes, (Strings{"buf0"}));
+}
+
+constexpr const char* kExternOutputs = R"(
+k0 = async_compile.triton('k0', '''
+@triton_heuristics.pointwise(
+    size_hints={'x': 1024},
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*fp32', 'out_ptr0': '*fp32'}},
+)
+@triton.jit
+def k0(in_ptr0, in_ptr1, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    pass
+''', device_str='cuda')
+
+def call(args):
+    arg0_1, arg1_1 = args
+    assert_size_stride(arg0_1, (8, 3, 32, 32), (3072, 1024, 32, 1))
+    buf0 = extern_kernels.convolution(arg0_1, arg1_1, stride=(1, 1), bias=None)
+    assert_size_stride(buf0, (8, 16, 32, 32), (16384, 1, 512, 16), 'unknown_op')
+    buf1 = extern_kernels.convolution(buf0, arg1_1, stride=(1, 1), bias=None)
+    buf2 = empty_strided_cuda((131072, ), (1, ), torch.float32)
+    k0.run(buf0, buf1, buf2, 131072, stream=stream0)
+    buf3 = torch.ops.aten.max.dim(buf2, 0)
+    buf4 = buf3[0]
+    assert_size_stride(buf4, (), (), 'torch.ops.aten.max.dim')
+    buf5 = buf3[1]
+    del buf3
+    return (buf2, buf4, buf5, )
+
+def get_args():
+    from torch._dynamo.testing import rand_strided
+    arg0_1 = rand_strided((8, 3, 32, 32), (3072, 1024, 32, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg1_1 = rand_strided((16, 3, 3, 3), (27, 9, 3, 1),
+                          device='cuda:0', dtype=torch.bfloat16)
+    return [arg0_1, arg1_1]
+)";
+
+// An extern output's dtype is not written; a Triton launch's pointer type states it, but only
+// once an assert gave the shape: an unknown shape stays unknown (shape_known false, no dtype).
+TEST(ParseOutputCode, ExternOutputDtypeFromTheLaunchSignature) {
+  const OutputCode code = parse_output_code(kExternOutputs);
+  ASSERT_NE(code.buffer("buf0"), nullptr);
+  EXPECT_TRUE(code.buffer("buf0")->shape_known);
+  EXPECT_EQ(code.buffer("buf0")->dtype, "torch.bfloat16");
+  ASSERT_NE(code.buffer("buf1"), nullptr);
+  EXPECT_FALSE(code.buffer("buf1")->shape_known);
+  EXPECT_TRUE(code.buffer("buf1")->dtype.empty());
+}
+
+// A multi-output op returns a tuple; its items are the tensors the op writes.
+TEST(ParseOutputCode, TupleItemsAreBuffersOfTheirOwn) {
+  const OutputCode code = parse_output_code(kExternOutputs);
+  const auto fallbacks = steps_of(code, StepKind::kAtenFallback);
+  ASSERT_EQ(fallbacks.size(), 1U);
+  EXPECT_EQ(fallbacks[0]->writes, (Strings{"buf4", "buf5"}));
+  EXPECT_EQ(steps_of(code, StepKind::kItem).size(), 2U);
+  EXPECT_EQ(code.buffer("buf3"), nullptr);
+  EXPECT_TRUE(code.buffer("buf4")->shape_known);
+  EXPECT_EQ(code.returns, (Strings{"buf2", "buf4", "buf5"}));
+}
+
+// get_args' rand_strided states the graph inputs' dtype and device, and a shape where call has
+// no assert; an assert's shape wins.
+TEST(ParseOutputCode, GraphInputsFromRandStrided) {
+  const OutputCode code = parse_output_code(kExternOutputs);
+  const auto* input = code.buffer("arg1_1");
+  ASSERT_NE(input, nullptr);
+  EXPECT_EQ(input->dtype, "torch.bfloat16");
+  EXPECT_EQ(input->device, "cuda");
+  EXPECT_TRUE(input->shape_known);
+  EXPECT_EQ(input->stride, (Strings{"27", "9", "3", "1"}));
+  EXPECT_EQ(code.buffer("arg0_1")->dtype, "torch.bfloat16");
+}
+
+// Memory planning carves buffers from a pool; each is a buffer of its own with its shape.
+TEST(ParseOutputCode, AllocFromPoolIsABuffer) {
+  const OutputCode code = parse_output_code(R"(
+k0 = async_compile.triton('k0', '''
+@triton_heuristics.pointwise(triton_meta={'signature': {'in_ptr0': '*fp32', 'out_ptr0': '*fp16'}})
+@triton.jit
+def k0(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    pass
+''', device_str='cuda')
+
+def call(args):
+    arg0_1, = args
+    pool1 = empty_strided_cuda((4096, ), (1, ), torch.uint8)
+    buf0 = alloc_from_pool(pool1, 0, torch.float16, (32, 64), (64, 1))
+    k0.run(arg0_1, buf0, 2048, stream=stream0)
+    return (buf0, )
+)");
+  const auto* buffer = code.buffer("buf0");
+  ASSERT_NE(buffer, nullptr);
+  EXPECT_EQ(buffer->dtype, "torch.float16");
+  EXPECT_EQ(buffer->shape, (Strings{"32", "64"}));
+  EXPECT_EQ(buffer->device, "cuda");
+  EXPECT_EQ(code.steps[1].kind, StepKind::kAlloc);
+  EXPECT_EQ(code.steps[1].alias_of, "pool1");
+  EXPECT_EQ(code.steps[2].writes, (Strings{"buf0"}));
+}
+
 TEST(Fixtures, RunnerStyleKindsAndLaunches) {
   const OutputCode code = fixture("a_runner_mixed.py");
   EXPECT_EQ(code.call_style, "Runner.call");
@@ -249,12 +378,15 @@ TEST(Fixtures, FallbacksIndexingAndRunningStatCopies) {
   ASSERT_EQ(fallbacks.size(), 4U);
   EXPECT_EQ(fallbacks[0]->target, "aten.max_pool2d_with_indices.default");
   EXPECT_EQ(fallbacks[1]->target, "aten.cumsum.default");
-  EXPECT_EQ(fallbacks[1]->reads, (Strings{"buf6"}));  // buf7 = buf6[0]
+  EXPECT_EQ(fallbacks[0]->writes, (Strings{"buf7", "buf8"}));  // the tuple's items, not buf6
+  EXPECT_EQ(fallbacks[1]->reads, (Strings{"buf7"}));           // buf7 = buf6[0]
   EXPECT_EQ(fallbacks[2]->target, "Tensor.copy_");
   EXPECT_EQ(fallbacks[2]->writes, (Strings{"arg0_1"}));
   EXPECT_EQ(fallbacks[2]->aten_ops, (Strings{"aten.copy_"}));
   EXPECT_EQ(fallbacks[3]->writes, (Strings{"arg1_1"}));
-  EXPECT_EQ(code.returns, (Strings{"buf9", "buf6", "buf0", "buf1"}));
+  EXPECT_EQ(code.returns, (Strings{"buf9", "buf8", "buf0", "buf1"}));
+  EXPECT_EQ(code.buffer("buf6"), nullptr);                   // a tuple, not a tensor
+  EXPECT_EQ(code.buffer("arg4_1")->dtype, "torch.float32");  // from get_args
 }
 
 TEST(Fixtures, TemplateAndExternOnly) {

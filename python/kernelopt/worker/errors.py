@@ -34,4 +34,5 @@ def is_out_of_memory(exc: BaseException) -> bool:
     if isinstance(exc, MemoryError):
         return True
     text = str(exc)
-    return "out of memory" in text or "not enough memory" in text
+    return any(p in text for p in ("out of memory", "not enough memory", "can't allocate memory",
+                                   "Cannot allocate memory"))

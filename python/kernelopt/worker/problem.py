@@ -52,24 +52,24 @@ def _call(path: str, what: str, fn, *args):
         raise problem_error(path, f"{what} raised {one_line(exc)}") from exc
 
 
-def import_problem(path: str):
+def import_problem(path: str, label: str):
     """Imports the file as a fresh module; syntax errors and import-time exceptions are errors."""
     if not os.path.isfile(path):
-        raise problem_error(path, "no such file")
+        raise problem_error(label, "no such file")
     name = "kernelopt_problem_" + os.path.splitext(os.path.basename(path))[0].replace("-", "_")
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise problem_error(path, "not a Python file")
+        raise problem_error(label, "not a Python file")
     module = importlib.util.module_from_spec(spec)
     try:
         source = open(path, encoding="utf-8").read()
         compile(source, path, "exec")
     except SyntaxError as exc:
-        raise problem_error(path, f"syntax error at line {exc.lineno}: {exc.msg}") from exc
+        raise problem_error(label, f"syntax error at line {exc.lineno}: {exc.msg}") from exc
     except UnicodeDecodeError as exc:
-        raise problem_error(path, "is not UTF-8 text") from exc
+        raise problem_error(label, "is not UTF-8 text") from exc
     sys.modules[name] = module
-    _call(path, "importing the file", spec.loader.exec_module, module)
+    _call(label, "importing the file", spec.loader.exec_module, module)
     return module
 
 
@@ -98,12 +98,14 @@ def flatten_outputs(path: str, out) -> list:
     raise problem_error(path, f"forward returns no tensor (got {type(out).__name__})")
 
 
-def load_problem(path: str, device: str) -> Problem:
-    """Imports, checks and builds the problem's model on `device`."""
+def load_problem(path: str, device: str, label: str = "") -> Problem:
+    """Imports, checks and builds the problem's model on `device`. Errors name the file as
+    `label` (the path as the user wrote it), else as its absolute path."""
     import torch
 
     path = os.path.abspath(path)
-    module = import_problem(path)
+    module = import_problem(path, label or path)
+    path = label or path
     _check_interface(path, module)
     torch.manual_seed(INIT_SEED)
     get_init = getattr(module, "get_init_inputs", None)

@@ -41,7 +41,7 @@ class Session:
         device = req.get("device") or ("cuda" if torch.cuda.is_available() else "cpu")
         if device.startswith("cuda") and not torch.cuda.is_available():
             raise WorkerError("kernelopt.nogpu", "this needs an NVIDIA GPU and torch sees none")
-        self.problem = load_problem(_required(req, "problem"), device)
+        self.problem = load_problem(_required(req, "problem"), device, req.get("label", ""))
         self.capture = None
         self.cudagraph_model = None
         inputs = self.problem.make_inputs(int(req.get("seed", 0)))

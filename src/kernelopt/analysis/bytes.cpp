@@ -14,10 +14,12 @@ std::optional<std::int64_t> parse_int(const std::string& text) {
   std::int64_t value = 0;
   const char* begin = text.data();
   const char* end = begin + text.size();
-  while (begin < end && *begin == ' ')
+  while (begin < end && *begin == ' ') {
     ++begin;
-  while (end > begin && end[-1] == ' ')
+  }
+  while (end > begin && end[-1] == ' ') {
     --end;
+  }
   auto [ptr, ec] = std::from_chars(begin, end, value);
   if (ec != std::errc() || ptr != end) return std::nullopt;
   return value;
@@ -26,7 +28,7 @@ std::optional<std::int64_t> parse_int(const std::string& text) {
 }  // namespace
 
 int dtype_size(const std::string& dtype) {
-  static const std::map<std::string, int> kSizes = {
+  static const std::map<std::string, int> sizes = {
       {"float64", 8},   {"double", 8},        {"int64", 8},       {"long", 8},
       {"complex64", 8}, {"float32", 4},       {"float", 4},       {"int32", 4},
       {"int", 4},       {"float16", 2},       {"half", 2},        {"bfloat16", 2},
@@ -34,8 +36,8 @@ int dtype_size(const std::string& dtype) {
       {"bool", 1},      {"float8_e4m3fn", 1}, {"float8_e5m2", 1}, {"complex128", 16}};
   std::string name = dtype;
   if (name.rfind("torch.", 0) == 0) name = name.substr(6);
-  auto it = kSizes.find(name);
-  return it == kSizes.end() ? 0 : it->second;
+  auto it = sizes.find(name);
+  return it == sizes.end() ? 0 : it->second;
 }
 
 std::optional<std::int64_t> storage_bytes(const std::vector<std::string>& shape,

@@ -34,10 +34,12 @@ std::optional<std::int64_t> buffer_bytes(const GraphRun& graph, const std::strin
     const TensorInfo& t = *graph.args[i];
     std::vector<std::string> shape;
     std::vector<std::string> stride;
-    for (auto v : t.shape)
+    for (auto v : t.shape) {
       shape.push_back(std::to_string(v));
-    for (auto v : t.stride)
+    }
+    for (auto v : t.stride) {
       stride.push_back(std::to_string(v));
+    }
     return storage_bytes(shape, stride, t.dtype);
   }
   const inductor::Buffer* buffer = graph.code.buffer(name);

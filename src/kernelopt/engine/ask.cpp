@@ -17,12 +17,12 @@ namespace fs = std::filesystem;
 namespace {
 
 ExitCode code_for_tag(const std::string& tag) {
-  static const std::map<std::string, ExitCode> kCodes = {
+  static const std::map<std::string, ExitCode> codes = {
       {"kernelopt.problem", ExitCode::kProblem}, {"kernelopt.oom", ExitCode::kProblem},
       {"kernelopt.nogpu", ExitCode::kNoGpu},     {"kernelopt.request", ExitCode::kWorker},
       {"kernelopt.worker", ExitCode::kWorker},   {"kernelopt.env", ExitCode::kEnvironment}};
-  auto it = kCodes.find(tag);
-  return it == kCodes.end() ? ExitCode::kFailure : it->second;
+  auto it = codes.find(tag);
+  return it == codes.end() ? ExitCode::kFailure : it->second;
 }
 
 std::string last_line(const std::string& text) {

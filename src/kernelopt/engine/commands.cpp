@@ -102,17 +102,21 @@ int table_command(const std::vector<std::string>& files) {
 int check_command(const CheckCommand& command) {
   worker::Worker worker(default_options());
   handshake(worker);
-  nlohmann::json request = {{"op", "load"}, {"problem", fs::absolute(command.problem).string()}};
+  nlohmann::json request = {{"op", "load"},
+                            {"problem", fs::absolute(command.problem).string()},
+                            {"label", command.problem}};
   if (!command.device.empty()) request["device"] = command.device;
   const nlohmann::json loaded =
       ask(worker, request, std::chrono::duration_cast<std::chrono::milliseconds>(command.timeout),
           command.problem);
   std::string inputs;
-  for (const auto& t : loaded["inputs"])
+  for (const auto& t : loaded["inputs"]) {
     inputs += (inputs.empty() ? "" : ", ") + shape_text(t);
+  }
   std::string outputs;
-  for (const auto& t : loaded["outputs"])
+  for (const auto& t : loaded["outputs"]) {
     outputs += (outputs.empty() ? "" : ", ") + shape_text(t);
+  }
   std::printf("%s: ok on %s | %lld parameters | inputs: %s | outputs: %s\n",
               command.problem.c_str(), loaded.value("device", "?").c_str(),
               static_cast<long long>(loaded.value("parameters", 0LL)), inputs.c_str(),

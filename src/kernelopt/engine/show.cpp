@@ -112,8 +112,9 @@ analysis::GraphRun time_graph(worker::Worker& worker,
   const std::string text = read_file(path);
   run.code = inductor::parse_output_code(text);
   run.calls = std::max(1, graph.value("calls", 1));
-  for (const auto& arg : graph.at("args"))
+  for (const auto& arg : graph.at("args")) {
     run.args.push_back(tensor_info(arg));
+  }
   const recompose::Instrumented timed = recompose::instrument_launches(text, run.code);
   if (timed.marks == 0) return run;
   fs::path timed_path = path;
@@ -176,14 +177,17 @@ nlohmann::json run_show(const ShowOptions& options,
       options.bandwidth_gbps > 0 ? options.bandwidth_gbps : copy_bandwidth_gbps(worker);
   RunDir run_dir(options.run_dir);
   say(fmt::format("loading {}", subject));
-  const nlohmann::json loaded =
-      ask(worker,
-          {{"op", "load"}, {"problem", fs::absolute(options.problem).string()}, {"device", "cuda"}},
-          options.timeout, subject);
+  const nlohmann::json loaded = ask(worker,
+                                    {{"op", "load"},
+                                     {"problem", fs::absolute(options.problem).string()},
+                                     {"label", options.problem},
+                                     {"device", "cuda"}},
+                                    options.timeout, subject);
   say("compiling with torch.compile(mode=\"max-autotune-no-cudagraphs\")");
   nlohmann::json seeds = nlohmann::json::array();
-  for (int s = 0; s < options.seeds; ++s)
+  for (int s = 0; s < options.seeds; ++s) {
     seeds.push_back(s);
+  }
   const nlohmann::json captured = ask(worker,
                                       {{"op", "capture"},
                                        {"run_dir", run_dir.path().string()},

@@ -1,5 +1,6 @@
 // What each kind of `call` statement defines, reads and writes.
 #include <algorithm>
+#include <map>
 
 #include "kernelopt/inductor/detail/call_statements.hpp"
 #include "kernelopt/inductor/detail/pytext.hpp"
@@ -22,6 +23,25 @@ std::string device_name(std::string_view text) {
   if (quote == std::string_view::npos) return std::string(trim(text));
   const std::size_t end = text.find_first_of("'\":", quote + 1);
   return std::string(text.substr(quote + 1, end - quote - 1));
+}
+
+// The torch dtype of a Triton pointer type ("*fp32" -> "torch.float32"), empty when unknown.
+std::string torch_dtype(std::string_view pointer_type) {
+  static const std::map<std::string_view, std::string_view> kDtypes = {
+      {"*fp64", "torch.float64"},
+      {"*fp32", "torch.float32"},
+      {"*fp16", "torch.float16"},
+      {"*bf16", "torch.bfloat16"},
+      {"*i64", "torch.int64"},
+      {"*i32", "torch.int32"},
+      {"*i16", "torch.int16"},
+      {"*i8", "torch.int8"},
+      {"*u8", "torch.uint8"},
+      {"*i1", "torch.bool"},
+      {"*fp8e4nv", "torch.float8_e4m3fn"},
+      {"*fp8e5", "torch.float8_e5m2"}};
+  const auto it = kDtypes.find(pointer_type);
+  return it == kDtypes.end() ? std::string() : std::string(it->second);
 }
 
 }  // namespace
@@ -53,12 +73,65 @@ void CallStatements::alloc(const std::string& name, const CallExpr& call, Step s
     if (key.empty() && position == 1) buffer.stride = tuple_items(value);
     if (key.empty()) ++position;
   }
+  buffer.shape_known = true;
   code_.buffers.push_back(buffer);
   known_.insert(name);
   step.kind = StepKind::kAlloc;
   step.target = name;
   step.args = call.args;
   step.defines = {name};
+  code_.steps.push_back(std::move(step));
+}
+
+// `bufN = alloc_from_pool(pool, offset_bytes, dtype, shape, stride)`: a tensor carved from a pool
+// allocation (memory planning). It is a buffer of its own: launches name it, not the pool.
+void CallStatements::pool_alloc(const std::string& name, const CallExpr& call, Step step) {
+  std::vector<std::string> positional;
+  for (const std::string& arg : call.args) {
+    if (split_keyword(arg).first.empty()) positional.push_back(arg);
+  }
+  if (positional.size() < 5) return;
+  Buffer buffer;
+  buffer.name = name;
+  buffer.line = step.line;
+  buffer.dtype = positional[2];
+  buffer.shape = tuple_items(positional[3]);
+  buffer.stride = tuple_items(positional[4]);
+  buffer.shape_known = true;
+  const std::string pool = root(buffer_ref(positional[0]));
+  if (const Buffer* base = find_buffer(pool)) buffer.device = base->device;
+  code_.buffers.push_back(buffer);
+  known_.insert(name);
+  step.kind = StepKind::kAlloc;
+  step.target = name;
+  step.args = call.args;
+  step.defines = {name};
+  step.alias_of = pool;
+  code_.steps.push_back(std::move(step));
+}
+
+// `bufN = bufM[k]` where bufM is the tuple a multi-output op returned: bufN is a new buffer
+// (its shape comes from the assert that follows) and the op's step writes it, not the tuple.
+void CallStatements::item(const std::string& name, const std::string& tuple, Step step) {
+  for (auto it = code_.steps.rbegin(); it != code_.steps.rend(); ++it) {
+    if (std::find(it->defines.begin(), it->defines.end(), tuple) == it->defines.end()) continue;
+    it->writes.erase(std::remove(it->writes.begin(), it->writes.end(), tuple), it->writes.end());
+    add_unique(it->writes, name);
+    break;
+  }
+  code_.buffers.erase(std::remove_if(code_.buffers.begin(), code_.buffers.end(),
+                                     [&](const Buffer& buffer) { return buffer.name == tuple; }),
+                      code_.buffers.end());
+  Buffer buffer;
+  buffer.name = name;
+  buffer.line = step.line;
+  code_.buffers.push_back(buffer);
+  known_.insert(name);
+  op_outputs_.insert(name);
+  step.kind = StepKind::kItem;
+  step.target = name;
+  step.defines = {name};
+  step.alias_of = tuple;
   code_.steps.push_back(std::move(step));
 }
 
@@ -96,8 +169,15 @@ void CallStatements::launch(const TritonKernel& kernel, const CallExpr& call, St
     const bool is_mutated = std::find(mutated.begin(), mutated.end(), param) != mutated.end();
     if (in_out || !out) add_unique(step.reads, root(ref));
     if (in_out || out || is_mutated) add_unique(step.writes, root(ref));
+    infer_dtype(root(ref), kernel.signature[index].type);
   }
   code_.steps.push_back(std::move(step));
+}
+
+void CallStatements::infer_dtype(const std::string& name, const std::string& pointer_type) {
+  Buffer* buffer = find_buffer(name);
+  if (buffer == nullptr || !buffer->dtype.empty() || !buffer->shape_known) return;
+  buffer->dtype = torch_dtype(pointer_type);
 }
 
 void CallStatements::define_outputs(const std::vector<std::string>& names, Step& step) {
@@ -108,6 +188,7 @@ void CallStatements::define_outputs(const std::vector<std::string>& names, Step&
       buffer.line = step.line;
       code_.buffers.push_back(buffer);
       known_.insert(name);
+      op_outputs_.insert(name);
     }
     step.defines.push_back(name);
     add_unique(step.writes, root(name));
@@ -177,12 +258,12 @@ void CallStatements::assert_size(const CallExpr& call) {
   for (std::size_t hops = 0; same_tensor_.count(name) > 0 && hops <= alias_.size(); ++hops) {
     name = alias_.at(name);
   }
-  const auto it = std::find_if(code_.buffers.begin(), code_.buffers.end(),
-                               [&](const Buffer& buffer) { return buffer.name == name; });
-  if (it == code_.buffers.end()) return;
-  if (name != call.args[0] && !it->shape.empty()) return;
-  it->shape = tuple_items(call.args[1]);
-  it->stride = tuple_items(call.args[2]);
+  Buffer* buffer = find_buffer(name);
+  if (buffer == nullptr) return;
+  if (name != call.args[0] && buffer->shape_known) return;
+  buffer->shape = tuple_items(call.args[1]);
+  buffer->stride = tuple_items(call.args[2]);
+  buffer->shape_known = true;
 }
 
 void CallStatements::returns(std::string_view values, Step step) {

@@ -14,6 +14,10 @@ bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
 
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
 bool is_dotted_name(std::string_view text) {
   if (text.empty()) return false;
   std::size_t start = 0;
@@ -107,13 +111,23 @@ void CallStatements::assignment(const std::vector<std::string>& names,
   const std::size_t bracket = rhs.find('[');
   if (bracket != std::string_view::npos && rhs.back() == ']' && names.size() == 1) {
     const std::string base(trim(rhs.substr(0, bracket)));
-    if (known(base)) alias(StepKind::kReinterpret, name, base, std::move(step));
+    if (!known(base)) return;
+    // An element of a multi-output op's result (a tuple: no assert gave it a shape, and its
+    // first element took its buffer) is a tensor of its own; anything else indexed is a view.
+    const Buffer* buffer = find_buffer(base);
+    if (op_outputs_.count(base) > 0 && (buffer == nullptr || !buffer->shape_known)) {
+      item(name, base, std::move(step));
+    } else {
+      alias(StepKind::kReinterpret, name, base, std::move(step));
+    }
     return;
   }
   const std::optional<CallExpr> call = as_call(rhs);
   if (!call) return;
   if (starts_with(call->callee, "empty_strided") && names.size() == 1) {
     alloc(name, *call, std::move(step));
+  } else if (ends_with(call->callee, "alloc_from_pool") && names.size() == 1) {
+    pool_alloc(name, *call, std::move(step));
   } else if (call->callee == "reinterpret_tensor" && names.size() == 1 && !call->args.empty()) {
     alias(StepKind::kReinterpret, name, buffer_ref(call->args.front()), std::move(step));
   } else if (starts_with(call->callee, "extern_kernels.")) {
@@ -170,6 +184,12 @@ std::vector<std::string> CallStatements::buffers_in(std::string_view text) const
     if (known(name)) add_unique(roots, root(name));
   }
   return roots;
+}
+
+Buffer* CallStatements::find_buffer(const std::string& name) {
+  const auto it = std::find_if(code_.buffers.begin(), code_.buffers.end(),
+                               [&](const Buffer& buffer) { return buffer.name == name; });
+  return it == code_.buffers.end() ? nullptr : &*it;
 }
 
 std::vector<std::string> CallStatements::take_aten() {

@@ -26,12 +26,13 @@ KernelKind kind_of_decorator(std::string_view name) {
   if (name == "split_scan") return KernelKind::kSplitScan;
   if (name == "foreach") return KernelKind::kForeach;
   if (name == "user_autotune") return KernelKind::kUser;
-  return KernelKind::kOther;  // cooperative_reduction and anything newer: kept, not understood
+  if (name == "cooperative_reduction") return KernelKind::kCooperativeReduction;
+  return KernelKind::kOther;  // anything newer: kept, not understood
 }
 
 bool is_reduction_kind(KernelKind kind) {
   return kind == KernelKind::kReduction || kind == KernelKind::kPersistentReduction ||
-         kind == KernelKind::kSplitScan;
+         kind == KernelKind::kSplitScan || kind == KernelKind::kCooperativeReduction;
 }
 
 // The text inside the first "[...]" after `marker` in `text`, or nullopt-like empty + false.
@@ -158,13 +159,26 @@ void read_meta(const Json& meta, const std::vector<std::string>& params, TritonK
   }
 }
 
-// Finds the heuristics decorator that precedes `@triton.jit` and reads its arguments.
+// Offset of the `@triton.jit` that decorates the kernel itself: the last one before
+// `def NAME(` (helpers such as `_triton_helper_fn_add0` of a scan come first, each with its own
+// `@triton.jit`), or the last one in the source when no def has the kernel's name (user kernels).
+std::size_t kernel_jit(std::string_view source, const std::string& name) {
+  const std::string def = "\ndef " + name + "(";
+  const std::size_t at = source.find(def);
+  const std::size_t limit = at == std::string_view::npos ? std::string_view::npos : at;
+  const std::size_t jit = source.rfind("@triton.jit", limit);
+  return jit == std::string_view::npos ? source.size() : jit;
+}
+
+// Finds the heuristics decorator that precedes the kernel's `@triton.jit` and reads its
+// arguments. Only decorators after the previous def (a helper's) count.
 void read_decorator(TritonKernel& kernel) {
   const std::string_view source = kernel.source;
-  std::size_t jit = source.find("@triton.jit");
-  if (jit == std::string_view::npos) jit = source.size();
+  const std::size_t jit = kernel_jit(source, kernel.name);
+  const std::size_t previous_def = source.rfind("\ndef ", jit);
   std::size_t at = std::string_view::npos;
-  for (std::size_t pos = source.find('@'); pos < jit; pos = source.find('@', pos + 1)) {
+  const std::size_t from = previous_def == std::string_view::npos ? 0 : previous_def + 1;
+  for (std::size_t pos = source.find('@', from); pos < jit; pos = source.find('@', pos + 1)) {
     const bool line_start = pos == 0 || source[pos - 1] == '\n';
     const std::size_t open = source.find('(', pos);
     const std::size_t eol = source.find('\n', pos);

@@ -79,9 +79,13 @@ nlohmann::json kernel_json(const TritonKernel& kernel) {
 }
 
 nlohmann::json buffer_json(const Buffer& buffer) {
-  return {{"name", buffer.name},     {"shape", buffer.shape},
-          {"stride", buffer.stride}, {"dtype", buffer.dtype},
-          {"device", buffer.device}, {"is_graph_input", buffer.is_graph_input},
+  return {{"name", buffer.name},
+          {"shape", buffer.shape},
+          {"stride", buffer.stride},
+          {"dtype", buffer.dtype},
+          {"device", buffer.device},
+          {"is_graph_input", buffer.is_graph_input},
+          {"shape_known", buffer.shape_known},
           {"line", buffer.line}};
 }
 
@@ -134,6 +138,7 @@ OutputCode parse_output_code(const std::string& text) {
   code.call_line = static_cast<int>(def_index) + 1;
   code.kernels = detail::parse_kernels(module);
   detail::parse_call(module, def_index, code);
+  detail::read_example_inputs(module, def_index, code);
   return code;
 }
 
@@ -153,6 +158,8 @@ std::string to_string(KernelKind kind) {
       return "foreach";
     case KernelKind::kUser:
       return "user";
+    case KernelKind::kCooperativeReduction:
+      return "cooperative_reduction";
     case KernelKind::kOther:
       return "other";
   }
@@ -167,6 +174,8 @@ std::string to_string(StepKind kind) {
       return "reinterpret";
     case StepKind::kReuse:
       return "reuse";
+    case StepKind::kItem:
+      return "item";
     case StepKind::kDel:
       return "del";
     case StepKind::kTritonLaunch:

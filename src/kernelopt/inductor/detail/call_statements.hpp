@@ -41,6 +41,8 @@ class CallStatements {
   void expression(std::string_view text, Step step);
   void unpack_args(const std::vector<std::string>& names, int line);
   void alloc(const std::string& name, const CallExpr& call, Step step);
+  void pool_alloc(const std::string& name, const CallExpr& call, Step step);
+  void item(const std::string& name, const std::string& tuple, Step step);
   void alias(StepKind kind, const std::string& name, const std::string& of, Step step);
   void launch(const TritonKernel& kernel, const CallExpr& call, Step step);
   void extern_call(const std::vector<std::string>& names, const CallExpr& call, Step step);
@@ -52,6 +54,11 @@ class CallStatements {
 
   // Defines `names` as new buffers of unknown shape (outputs of extern calls and fallbacks).
   void define_outputs(const std::vector<std::string>& names, Step& step);
+  // The buffer named `name` in code_.buffers, or nullptr.
+  Buffer* find_buffer(const std::string& name);
+  // Sets the dtype of the root buffer `name` from a Triton pointer type when the text left it
+  // unstated and its shape is known.
+  void infer_dtype(const std::string& name, const std::string& pointer_type);
   // The root of an alias chain: the allocation or graph input that `name` views.
   std::string root(const std::string& name) const;
   // "buf1" for "buf1" or "reinterpret_tensor(buf1, ...)"; empty for anything else.
@@ -68,6 +75,7 @@ class CallStatements {
   std::map<std::string, std::string> alias_;  // alias name -> the name it views
   std::set<std::string> known_;               // graph inputs, buffers and aliases so far
   std::set<std::string> same_tensor_;         // aliases by plain assignment (bufN = bufM)
+  std::set<std::string> op_outputs_;          // defined by an extern call or a fallback
   std::vector<std::string> pending_aten_;     // from the latest "Original ATen:" comment
 };
 

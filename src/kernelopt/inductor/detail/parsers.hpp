@@ -23,6 +23,10 @@ std::vector<TritonKernel> parse_kernels(const ModuleLines& module);
 // code.buffers, code.graph_inputs and code.returns. code.kernels must already be filled.
 void parse_call(const ModuleLines& module, std::size_t def_index, OutputCode& code);
 
+// Fills the graph inputs of code.buffers (dtype, device, and shape when call states none) from
+// the `NAME = rand_strided(...)` example inputs found at or after line index `from`.
+void read_example_inputs(const ModuleLines& module, std::size_t from, OutputCode& code);
+
 // The ATen op names in a comment's "Original ATen: [aten.relu, aten.add]", empty when absent.
 std::vector<std::string> original_aten(std::string_view comment);
 

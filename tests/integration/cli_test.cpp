@@ -1,0 +1,122 @@
+// The CLI end to end, without a GPU: every kind of bad problem file gives a one-line error naming
+// the file and the cause and a non-zero exit, and the engine itself never crashes. These run the
+// real binary and the real Python worker (torch on the CPU).
+#include <array>
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+Result run(const std::string& args) {
+  const std::string command = std::string(KERNELOPT_BINARY) + " " + args + " 2>&1";
+  Result result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  std::array<char, 4096> buffer{};
+  while (fgets(buffer.data(), buffer.size(), pipe) != nullptr) {
+    result.output += buffer.data();
+  }
+  const int status = pclose(pipe);
+  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return result;
+}
+
+std::string problem(const std::string& name) {
+  return std::string(KERNELOPT_SOURCE_DIR) + "/tests/fixtures/problems/" + name;
+}
+
+int count_lines(const std::string& text) {
+  int lines = 0;
+  for (char c : text) {
+    lines += c == '\n' ? 1 : 0;
+  }
+  return lines;
+}
+
+bool has_gpu() {
+  return std::system("nvidia-smi -L >/dev/null 2>&1") == 0;
+}
+
+struct BadCase {
+  const char* file;
+  const char* cause;  // must appear in the one error line
+  const char* tag;
+};
+
+class BadProblem : public testing::TestWithParam<BadCase> {};
+
+TEST_P(BadProblem, OneLineErrorNamingFileAndCause) {
+  const BadCase& c = GetParam();
+  const Result r = run("check --device cpu --timeout 20 " + problem(c.file));
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_EQ(count_lines(r.output), 1) << r.output;
+  EXPECT_NE(r.output.find(std::string("kernelopt: error: [") + c.tag + "]"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find(problem(c.file)), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(c.cause), std::string::npos) << r.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cli,
+    BadProblem,
+    testing::Values(
+        BadCase{"syntax_error.py", "syntax error at line 4", "kernelopt.problem"},
+        BadCase{"no_model.py", "defines no `Model` class", "kernelopt.problem"},
+        BadCase{"no_get_inputs.py", "defines no `get_inputs()`", "kernelopt.problem"},
+        BadCase{"returns_no_tensor.py", "forward returns no tensor (got float)",
+                "kernelopt.problem"},
+        BadCase{"raises.py", "forward() raised ValueError: shape mismatch", "kernelopt.problem"},
+        BadCase{"out_of_memory.py", "needs more memory than the device has", "kernelopt.problem"},
+        BadCase{"kills_process.py",
+                "worker process died during `load` (killed by "
+                "signal 9)",
+                "kernelopt.crash"},
+        BadCase{"hangs.py", "hung: no answer to `load` within 20 s", "kernelopt.timeout"},
+        BadCase{"missing.py", "no such file", "kernelopt.problem"}),
+    [](const testing::TestParamInfo<BadCase>& param) {
+      std::string name = param.param.file;
+      return name.substr(0, name.find('.'));
+    });
+
+TEST(Cli, GoodProblemChecksOnCpu) {
+  const Result r = run("check --device cpu " + problem("good_small.py"));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("ok on cpu"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("outputs: float32 [16,64]"), std::string::npos) << r.output;
+}
+
+TEST(Cli, ShowWithoutGpuSaysSoInOneLine) {
+  if (has_gpu()) GTEST_SKIP() << "this machine has a GPU";
+  const Result r = run("show " + problem("good_small.py"));
+  EXPECT_EQ(r.code, 4) << r.output;
+  EXPECT_EQ(count_lines(r.output), 1) << r.output;
+  EXPECT_NE(r.output.find("needs an NVIDIA GPU"), std::string::npos) << r.output;
+}
+
+TEST(Cli, DoctorWithoutGpuSaysWhatIsMissing) {
+  if (has_gpu()) GTEST_SKIP() << "this machine has a GPU";
+  const Result r = run("doctor");
+  EXPECT_EQ(r.code, 4) << r.output;
+  EXPECT_NE(r.output.find("torch:       2.11.0"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("triton:      3.6.0"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("gpu:         none visible to torch"), std::string::npos) << r.output;
+}
+
+TEST(Cli, UsageErrorsExitNonZero) {
+  EXPECT_NE(run("").code, 0);
+  EXPECT_NE(run("show").code, 0);
+  EXPECT_NE(run("check --device tpu " + problem("good_small.py")).code, 0);
+  const Result table = run("table " + problem("good_small.py"));
+  EXPECT_EQ(table.code, 2) << table.output;
+  EXPECT_NE(table.output.find("not a show document"), std::string::npos) << table.output;
+}
+
+}  // namespace

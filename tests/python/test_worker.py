@@ -1,0 +1,132 @@
+"""The worker without a GPU: protocol framing, problem loading, references on the CPU."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+from kernelopt.worker import PROTOCOL_VERSION  # noqa: E402
+from kernelopt.worker.__main__ import finite, handle  # noqa: E402
+from kernelopt.worker.capture import _max_abs_err, float64_reference  # noqa: E402
+from kernelopt.worker.errors import WorkerError  # noqa: E402
+from kernelopt.worker.problem import load_problem, run_forward  # noqa: E402
+from kernelopt.worker.session import Session  # noqa: E402
+
+PROBLEMS = os.path.join(ROOT, "tests", "fixtures", "problems")
+EXAMPLES = os.path.join(ROOT, "examples")
+
+
+def problem(name):
+    return os.path.join(PROBLEMS, name)
+
+
+def test_protocol_over_a_real_process():
+    requests = [{"id": 1, "op": "hello"}, {"id": 2, "op": "nonsense"}, {"id": 3, "op": "shutdown"}]
+    text = "\n".join(json.dumps(r) for r in requests) + "\nnot json\n"
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    out = subprocess.run([sys.executable, "-m", "kernelopt.worker"], input=text, capture_output=True,
+                         text=True, env=env, timeout=120, check=True)
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    # shutdown ends the loop: the garbage line after it is never read.
+    assert [r["id"] for r in lines] == [1, 2, 3]
+    assert lines[0]["ok"] and lines[0]["protocol"] == PROTOCOL_VERSION
+    assert not lines[1]["ok"] and lines[1]["error"]["tag"] == "kernelopt.request"
+    assert "unknown op" in lines[1]["error"]["message"]
+
+
+def test_prints_from_problem_code_do_not_reach_the_protocol(tmp_path):
+    noisy = tmp_path / "noisy.py"
+    noisy.write_text("import torch\nprint('hello from import')\n"
+                     "class Model(torch.nn.Module):\n    def forward(self, x):\n"
+                     "        print('hello from forward')\n        return x + 1\n"
+                     "def get_inputs():\n    return [torch.ones(3)]\n")
+    req = {"id": 7, "op": "load", "problem": str(noisy), "device": "cpu"}
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    out = subprocess.run([sys.executable, "-m", "kernelopt.worker"], input=json.dumps(req) + "\n",
+                         capture_output=True, text=True, env=env, timeout=120, check=True)
+    assert [json.loads(line)["ok"] for line in out.stdout.splitlines()] == [True]
+    assert "hello from forward" in out.stderr
+
+
+def test_bad_json_and_non_objects_get_an_error_response():
+    assert handle(Session(), "{oops")["error"]["tag"] == "kernelopt.request"
+    assert handle(Session(), "[1, 2]")["error"]["message"] == "not a JSON object"
+
+
+def test_non_finite_numbers_travel_as_strings():
+    value = {"a": float("nan"), "b": [float("inf"), -float("inf"), 1.5]}
+    assert finite(value) == {"a": "nan", "b": ["inf", "-inf", 1.5]}
+    json.dumps(finite(value), allow_nan=False)
+
+
+@pytest.mark.parametrize("name, cause", [
+    ("syntax_error.py", "syntax error at line 4"),
+    ("no_model.py", "defines no `Model` class"),
+    ("no_get_inputs.py", "defines no `get_inputs()` function"),
+    ("returns_no_tensor.py", "forward returns no tensor (got float)"),
+    ("raises.py", "forward() raised ValueError: shape mismatch in forward"),
+    ("out_of_memory.py", "needs more memory than the device has"),
+    ("does_not_exist.py", "no such file"),
+])
+def test_bad_problems_raise_one_line_problem_errors(name, cause):
+    response = handle(Session(), json.dumps({"id": 1, "op": "load", "problem": problem(name),
+                                             "device": "cpu", "label": name}))
+    assert not response["ok"]
+    assert response["error"]["tag"] == "kernelopt.problem"
+    message = response["error"]["message"]
+    assert message.startswith(name + ": ")
+    assert cause in message
+    assert "\n" not in message
+
+
+def test_load_describes_inputs_and_outputs():
+    response = handle(Session(), json.dumps({"id": 1, "op": "load", "problem": problem("good_small.py"),
+                                             "device": "cpu"}))
+    assert response["ok"], response
+    assert response["inputs"] == [{"shape": [16, 64], "stride": [64, 1], "dtype": "float32", "device": "cpu"}]
+    assert response["outputs"][0]["shape"] == [16, 64]
+
+
+def test_capture_without_gpu_says_so():
+    session = Session()
+    session.load({"problem": problem("good_small.py"), "device": "cpu"})
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    with pytest.raises(WorkerError) as err:
+        session.capture_graphs({"seeds": [0]})
+    assert err.value.tag == "kernelopt.nogpu"
+
+
+def test_gpu_ops_need_a_capture_first():
+    with pytest.raises(WorkerError, match="send `load` first"):
+        Session().capture_graphs({})
+    with pytest.raises(WorkerError, match="send `capture` first"):
+        Session().time_launches({"graph": 0, "path": "x", "marks": 2})
+
+
+def test_seeds_give_different_inputs_and_the_same_seed_the_same():
+    p = load_problem(problem("good_small.py"), "cpu")
+    a, b, a2 = p.make_inputs(0)[0], p.make_inputs(1)[0], p.make_inputs(0)[0]
+    assert torch.equal(a, a2)
+    assert not torch.equal(a, b)
+
+
+@pytest.mark.parametrize("example", sorted(f for f in os.listdir(EXAMPLES) if f.endswith(".py")))
+def test_float64_reference_on_cpu_is_close_to_eager(example):
+    p = load_problem(os.path.join(EXAMPLES, example), "cpu")
+    inputs = p.make_inputs(0)
+    eager = run_forward(p, inputs)
+    ref = float64_reference(p, inputs)
+    assert ref[0].dtype == torch.float64
+    assert len(ref) == len(eager)
+    scale = max(1.0, float(ref[0].abs().max()))
+    assert _max_abs_err(eager, ref) < 1e-4 * scale
+    # The reference is a different computation: a wrong model would be caught.
+    wrong = [eager[0] + 1e-2]
+    assert _max_abs_err(wrong, ref) > 5e-3
