@@ -27,7 +27,7 @@ std::string device_name(std::string_view text) {
 
 // The torch dtype of a Triton pointer type ("*fp32" -> "torch.float32"), empty when unknown.
 std::string torch_dtype(std::string_view pointer_type) {
-  static const std::map<std::string_view, std::string_view> kDtypes = {
+  static const std::map<std::string_view, std::string_view> dtypes = {
       {"*fp64", "torch.float64"},
       {"*fp32", "torch.float32"},
       {"*fp16", "torch.float16"},
@@ -40,8 +40,8 @@ std::string torch_dtype(std::string_view pointer_type) {
       {"*i1", "torch.bool"},
       {"*fp8e4nv", "torch.float8_e4m3fn"},
       {"*fp8e5", "torch.float8_e5m2"}};
-  const auto it = kDtypes.find(pointer_type);
-  return it == kDtypes.end() ? std::string() : std::string(it->second);
+  const auto it = dtypes.find(pointer_type);
+  return it == dtypes.end() ? std::string() : std::string(it->second);
 }
 
 }  // namespace
@@ -113,10 +113,15 @@ void CallStatements::pool_alloc(const std::string& name, const CallExpr& call, S
 // `bufN = bufM[k]` where bufM is the tuple a multi-output op returned: bufN is a new buffer
 // (its shape comes from the assert that follows) and the op's step writes it, not the tuple.
 void CallStatements::item(const std::string& name, const std::string& tuple, Step step) {
-  for (auto it = code_.steps.rbegin(); it != code_.steps.rend(); ++it) {
-    if (std::find(it->defines.begin(), it->defines.end(), tuple) == it->defines.end()) continue;
-    it->writes.erase(std::remove(it->writes.begin(), it->writes.end(), tuple), it->writes.end());
-    add_unique(it->writes, name);
+  for (std::size_t i = code_.steps.size(); i-- > 0;) {
+    Step& producer = code_.steps[i];
+    auto& writes = producer.writes;
+    if (std::find(producer.defines.begin(), producer.defines.end(), tuple) ==
+        producer.defines.end()) {
+      continue;
+    }
+    writes.erase(std::remove(writes.begin(), writes.end(), tuple), writes.end());
+    add_unique(writes, name);
     break;
   }
   code_.buffers.erase(std::remove_if(code_.buffers.begin(), code_.buffers.end(),
