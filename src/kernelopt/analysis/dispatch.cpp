@@ -43,7 +43,7 @@ std::optional<std::int64_t> buffer_bytes(const GraphRun& graph, const std::strin
     return storage_bytes(shape, stride, t.dtype);
   }
   const inductor::Buffer* buffer = graph.code.buffer(name);
-  if (buffer == nullptr) return std::nullopt;
+  if (buffer == nullptr || !buffer->shape_known) return std::nullopt;
   return storage_bytes(buffer->shape, buffer->stride, buffer->dtype);
 }
 

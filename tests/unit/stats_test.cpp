@@ -1,0 +1,182 @@
+// Timing statistics on samples from a fixed generator: medians, the bootstrap interval of a ratio
+// of medians, and the speed class it gives.
+#include "kernelopt/bench/stats.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "kernelopt/core/error.hpp"
+
+namespace kernelopt::bench {
+namespace {
+
+// `n` times uniform in [center - spread, center + spread], the same on every platform (the bits
+// are taken from mt19937_64 by hand; std's distributions differ between standard libraries).
+std::vector<double> timings(std::uint64_t seed, int n, double center, double spread) {
+  std::mt19937_64 gen(seed);
+  std::vector<double> out;
+  for (int i = 0; i < n; ++i) {
+    const double u = static_cast<double>(gen() >> 11) * 0x1.0p-53;  // [0, 1)
+    out.push_back(center + (2.0 * u - 1.0) * spread);
+  }
+  return out;
+}
+
+// Scales `samples` so that their median is exactly `target`.
+std::vector<double> with_median(std::vector<double> samples, double target) {
+  const double factor = target / median(samples);
+  for (double& s : samples) {
+    s *= factor;
+  }
+  return samples;
+}
+
+TEST(Median, OddCount) {
+  EXPECT_DOUBLE_EQ(median({3.0, 1.0, 2.0}), 2.0);
+  EXPECT_DOUBLE_EQ(median({7.5}), 7.5);
+  EXPECT_DOUBLE_EQ(median({9.0, 1.0, 5.0, 3.0, 7.0}), 5.0);
+}
+
+TEST(Median, EvenCountAveragesTheMiddlePair) {
+  EXPECT_DOUBLE_EQ(median({4.0, 1.0, 3.0, 2.0}), 2.5);
+  EXPECT_DOUBLE_EQ(median({10.0, 8.0}), 9.0);
+  EXPECT_DOUBLE_EQ(median({1.0, 1.0, 2.0, 100.0}), 1.5);
+}
+
+TEST(Median, EmptyIsAnError) {
+  try {
+    median({});
+    FAIL() << "median of nothing did not throw";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.tag(), "kernelopt.stats");
+  }
+}
+
+TEST(RatioOfMedians, IdenticalSamplesGiveOneWithAnIntervalAroundIt) {
+  const auto samples = timings(11, 40, 10.0, 0.5);
+  const RatioEstimate r = ratio_of_medians(samples, samples);
+  EXPECT_DOUBLE_EQ(r.ratio, 1.0);
+  EXPECT_LE(r.low, 1.0);
+  EXPECT_GE(r.high, 1.0);
+  EXPECT_LT(r.low, r.high);
+  EXPECT_EQ(r.n_baseline, 40);
+  EXPECT_EQ(r.n_candidate, 40);
+  EXPECT_DOUBLE_EQ(r.confidence, 0.95);
+  EXPECT_EQ(classify(r), SpeedClass::kMatched);
+}
+
+TEST(RatioOfMedians, SameDistributionGivesAboutOne) {
+  const RatioEstimate r = ratio_of_medians(timings(1, 50, 10.0, 0.5), timings(2, 50, 10.0, 0.5));
+  EXPECT_NEAR(r.ratio, 1.0, 0.03);
+  EXPECT_LE(r.low, 1.0);
+  EXPECT_GE(r.high, 1.0);
+  EXPECT_EQ(classify(r), SpeedClass::kMatched);
+}
+
+TEST(RatioOfMedians, TwentyPercentFasterCandidate) {
+  // Baseline 10.0 +- 0.2 ms, candidate 8.0 +- 0.16 ms: a speedup of 1.25.
+  const RatioEstimate r = ratio_of_medians(timings(3, 30, 10.0, 0.2), timings(4, 30, 8.0, 0.16));
+  EXPECT_NEAR(r.ratio, 1.25, 0.02);
+  EXPECT_GT(r.low, 1.2);
+  EXPECT_LT(r.high, 1.3);
+  EXPECT_LE(r.low, r.ratio);
+  EXPECT_GE(r.high, r.ratio);
+  EXPECT_EQ(classify(r), SpeedClass::kFaster);
+  EXPECT_EQ(to_string(classify(r)), "faster");
+}
+
+TEST(RatioOfMedians, SlowerCandidate) {
+  // Candidate 11 ms against 10 ms: ratio 0.91.
+  const RatioEstimate r = ratio_of_medians(timings(5, 30, 10.0, 0.2), timings(6, 30, 11.0, 0.2));
+  EXPECT_NEAR(r.ratio, 10.0 / 11.0, 0.01);
+  EXPECT_LT(r.high, 1.0);
+  EXPECT_EQ(classify(r), SpeedClass::kSlower);
+  EXPECT_EQ(to_string(classify(r)), "slower");
+}
+
+TEST(RatioOfMedians, SlightlyFasterButNoisyIsMatched) {
+  // The medians say 1.5% faster, above the 1.01 threshold, but +-30% noise on 20 samples makes
+  // the interval straddle 1, so the speedup is not established.
+  const auto baseline = with_median(timings(7, 20, 10.0, 3.0), 10.0);
+  const auto candidate = with_median(timings(8, 20, 10.0, 3.0), 10.0 / 1.015);
+  const RatioEstimate r = ratio_of_medians(baseline, candidate);
+  EXPECT_NEAR(r.ratio, 1.015, 1e-12);
+  EXPECT_LT(r.low, 1.0);
+  EXPECT_GT(r.high, 1.0);
+  EXPECT_EQ(classify(r), SpeedClass::kMatched);
+  EXPECT_EQ(to_string(classify(r)), "matched");
+}
+
+TEST(RatioOfMedians, SameSeedSameInterval) {
+  const auto baseline = timings(9, 25, 10.0, 2.0);
+  const auto candidate = timings(10, 25, 9.0, 2.0);
+  const RatioEstimate a = ratio_of_medians(baseline, candidate, 2000, 0.95, 42);
+  const RatioEstimate b = ratio_of_medians(baseline, candidate, 2000, 0.95, 42);
+  EXPECT_EQ(a.ratio, b.ratio);
+  EXPECT_EQ(a.low, b.low);
+  EXPECT_EQ(a.high, b.high);
+  const RatioEstimate c = ratio_of_medians(baseline, candidate, 2000, 0.95, 43);
+  EXPECT_EQ(a.ratio, c.ratio);
+  EXPECT_TRUE(a.low != c.low || a.high != c.high) << "a different seed drew the same resamples";
+}
+
+TEST(RatioOfMedians, WiderConfidenceGivesAWiderInterval) {
+  const auto baseline = timings(12, 30, 10.0, 1.0);
+  const auto candidate = timings(13, 30, 9.5, 1.0);
+  const RatioEstimate narrow = ratio_of_medians(baseline, candidate, 2000, 0.80);
+  const RatioEstimate wide = ratio_of_medians(baseline, candidate, 2000, 0.99);
+  EXPECT_LT(wide.low, narrow.low);
+  EXPECT_GT(wide.high, narrow.high);
+}
+
+TEST(RatioOfMedians, TooFewSamplesIsAnError) {
+  const std::vector<double> four{1.0, 1.1, 0.9, 1.0};
+  const std::vector<double> five{1.0, 1.1, 0.9, 1.0, 1.05};
+  EXPECT_THROW(ratio_of_medians(four, five), Error);
+  EXPECT_THROW(ratio_of_medians(five, four), Error);
+  EXPECT_THROW(ratio_of_medians(five, {}), Error);
+  EXPECT_NO_THROW(ratio_of_medians(five, five));
+}
+
+TEST(RatioOfMedians, BadArgumentsAreErrors) {
+  const std::vector<double> five{1.0, 1.1, 0.9, 1.0, 1.05};
+  const std::vector<double> with_zero{1.0, 1.1, 0.0, 1.0, 1.05};
+  const std::vector<double> with_nan{1.0, 1.1, std::nan(""), 1.0, 1.05};
+  EXPECT_THROW(ratio_of_medians(five, with_zero), Error);
+  EXPECT_THROW(ratio_of_medians(with_nan, five), Error);
+  EXPECT_THROW(ratio_of_medians(five, five, 0), Error);
+  EXPECT_THROW(ratio_of_medians(five, five, 100, 1.0), Error);
+  EXPECT_THROW(ratio_of_medians(five, five, 100, 0.0), Error);
+  try {
+    ratio_of_medians(five, {1.0});
+    FAIL() << "one candidate sample did not throw";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.tag(), "kernelopt.stats");
+    EXPECT_NE(std::string(e.what()).find("at least 5"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Classify, Thresholds) {
+  auto estimate = [](double ratio, double low, double high) {
+    RatioEstimate r;
+    r.ratio = ratio;
+    r.low = low;
+    r.high = high;
+    return r;
+  };
+  EXPECT_EQ(classify(estimate(1.01, 1.001, 1.02)), SpeedClass::kFaster);
+  EXPECT_EQ(classify(estimate(1.009, 1.001, 1.02)), SpeedClass::kMatched);  // below faster_min
+  EXPECT_EQ(classify(estimate(1.05, 1.0, 1.1)), SpeedClass::kMatched);      // low not above 1
+  EXPECT_EQ(classify(estimate(0.97, 0.9, 1.0)), SpeedClass::kMatched);      // at slower_max
+  EXPECT_EQ(classify(estimate(0.969, 0.9, 1.0)), SpeedClass::kSlower);
+  EXPECT_EQ(classify(estimate(1.05, 1.02, 1.1), 1.10, 0.97), SpeedClass::kMatched);
+  EXPECT_EQ(classify(estimate(0.99, 0.95, 1.02), 1.01, 1.0), SpeedClass::kSlower);
+}
+
+}  // namespace
+}  // namespace kernelopt::bench
