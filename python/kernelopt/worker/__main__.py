@@ -11,6 +11,9 @@ from .errors import WorkerError, is_out_of_memory, one_line
 from .session import OPS, Session
 
 
+FATAL_EXIT = 3  # the CUDA context is unusable after a CUDA error: the engine starts a fresh worker
+
+
 def _protocol_stream():
     """A private copy of stdout for responses; fd 1 then points at stderr, so that prints from
     problem code, torch or triton cannot corrupt the protocol."""
@@ -63,6 +66,9 @@ def main() -> int:
         out.flush()
         if response.get("ok") and response.get("bye"):
             break
+        if session.fatal is not None:
+            print(f"kernelopt worker: exiting after a CUDA error ({session.fatal})", file=sys.stderr)
+            return FATAL_EXIT
     return 0
 
 

@@ -32,6 +32,9 @@ class Capture:
     order: list = field(default_factory=list)  # graph indices in call order (first seed)
     compiled: object = None
     inputs_by_seed: dict = field(default_factory=dict)
+    graph_ids: dict = field(default_factory=dict)  # id(CompiledFxGraph) -> graph index (dispatch later)
+    eager_by_seed: dict = field(default_factory=dict)  # seed -> eager outputs (model_check compares)
+    f64_by_seed: dict = field(default_factory=dict)  # seed -> float64 reference outputs, when computed
 
 
 def _output_code_class():
@@ -73,7 +76,7 @@ def capture(problem: Problem, run_dir: str, seeds: list, mode: str, references: 
         raise WorkerError("kernelopt.nogpu", "capture needs an NVIDIA GPU and torch sees none")
     torch._dynamo.reset()
     result = Capture(compiled=torch.compile(problem.model, mode=mode))
-    by_id: dict = {}
+    by_id = result.graph_ids
     current: dict = {"seed": None}
     cls = _output_code_class()
     original_call = cls.__call__
@@ -101,6 +104,7 @@ def capture(problem: Problem, run_dir: str, seeds: list, mode: str, references: 
             inputs = problem.make_inputs(seed)
             result.inputs_by_seed[seed] = inputs
             eager = [t.clone() for t in run_forward(problem, inputs)]
+            result.eager_by_seed[seed] = eager
             t0 = time.perf_counter()
             with torch.no_grad():
                 out = result.compiled(*inputs)
@@ -112,6 +116,7 @@ def capture(problem: Problem, run_dir: str, seeds: list, mode: str, references: 
             entry = {"seed": seed, "compiled_vs_eager_max_abs": _max_abs_err(compiled_out, eager)}
             if references:
                 ref64 = float64_reference(problem, inputs)
+                result.f64_by_seed[seed] = ref64
                 entry["eager_vs_f64_max_abs"] = _max_abs_err(eager, ref64)
                 entry["compiled_vs_f64_max_abs"] = _max_abs_err(compiled_out, ref64)
                 if run_dir and save_references:

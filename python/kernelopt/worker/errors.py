@@ -36,3 +36,32 @@ def is_out_of_memory(exc: BaseException) -> bool:
     text = str(exc)
     return any(p in text for p in ("out of memory", "not enough memory", "can't allocate memory",
                                    "Cannot allocate memory"))
+
+
+_CUDA_MARKERS = ("CUDA error", "illegal memory access", "illegal instruction", "misaligned address",
+                 "unspecified launch failure", "Triton Error [CUDA]", "device-side assert")
+
+
+def is_cuda_error(exc: BaseException) -> bool:
+    """Whether an exception comes from the CUDA runtime (after which the context may be unusable)."""
+    try:
+        import torch
+
+        accelerator_error = getattr(torch, "AcceleratorError", None)
+        if accelerator_error is not None and isinstance(exc, accelerator_error):
+            return True
+    except ImportError:
+        pass
+    text = str(exc)
+    return any(m in text for m in _CUDA_MARKERS)
+
+
+def failure(exc: BaseException) -> dict:
+    """A candidate's exception as data: {kind, message}; kind is "cuda", "oom" or "exception"."""
+    if is_cuda_error(exc) and not is_out_of_memory(exc):
+        kind = "cuda"
+    elif is_out_of_memory(exc):
+        kind = "oom"
+    else:
+        kind = "exception"
+    return {"kind": kind, "message": one_line(exc)}

@@ -1,6 +1,7 @@
 """The worker's state between requests and the dispatch of each op.
 
-Ops (docs/protocol.md): hello, env, load, capture, time_launches, time_model, shutdown.
+Ops (docs/protocol.md): hello, env, load, capture, time_launches, time_model, time_replay,
+segment_capture, static_check, check_candidate, model_check, time_pair, shutdown.
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ class Session:
         self.problem = None
         self.capture = None
         self.cudagraph_model = None
+        self.segments: dict = {}  # segment id -> seed -> {"in": {root: tensor}, "out": {...}}
+        self.fatal = None  # set after a CUDA error: __main__ answers, then exits (context poisoned)
+        self._loads = 0  # numbers candidate modules so that each load is a fresh module
 
     # --- requests -----------------------------------------------------------------------------
 
@@ -44,6 +48,7 @@ class Session:
         self.problem = load_problem(_required(req, "problem"), device, req.get("label", ""))
         self.capture = None
         self.cudagraph_model = None
+        self.segments = {}
         inputs = self.problem.make_inputs(int(req.get("seed", 0)))
         outputs = run_forward(self.problem, inputs) if req.get("forward", True) else []
         params = sum(p.numel() for p in self.problem.model.parameters())
@@ -140,6 +145,79 @@ class Session:
         del graph
         return {"variant": "replay", "graph_calls": len(calls), **summary(samples)}
 
+    def segment_capture(self, req):
+        from .segments import Probe, describe_segment, run_probed
+
+        graph = self._graph(_required(req, "graph"))
+        wanted = list(_required(req, "segments"))
+        for seg in wanted:
+            self.segments.pop(seg, None)
+        probe = Probe(wanted, self.segments)
+        module = _load_module(_required(req, "path"), f"kernelopt_probed_{graph.index}", {"_ko_probe": probe})
+        run_probed(module, probe, graph.args_by_seed)
+        return {"segments": [describe_segment(s, self.segments.get(s, {})) for s in wanted]}
+
+    def static_check(self, req):
+        from .static import static_check
+
+        if os.environ.get("TRITON_INTERPRET", "0") not in ("", "0"):
+            raise WorkerError("kernelopt.request", "static_check needs TRITON_INTERPRET unset: kernels "
+                              "under the interpreter cannot be compiled")
+        return static_check(_required(req, "candidate"), _required(req, "interface"), int(req.get("arch", 90)),
+                            self._load_candidate)
+
+    def check_candidate(self, req):
+        from .errors import failure
+        from .harness import Segment, check_seed
+
+        seg = _required(req, "segment")
+        captured = self.segments.get(seg)
+        if not captured:
+            raise WorkerError("kernelopt.request", f"segment {seg!r} was not captured: send `segment_capture`")
+        seeds = [s for s in req.get("seeds", list(captured)) if s in captured]
+        try:
+            module = self._load_candidate(_required(req, "candidate"))
+        except Exception as exc:  # a candidate that does not import is data
+            return {"segment": seg, "load_error": failure(exc), "seeds": []}
+        results = []
+        for seed in seeds:
+            entry = check_seed(module, Segment(captured[seed]), float(req.get("rtol", 1e-3)),
+                               float(req.get("atol", 1e-3)), int(req.get("guard", 1024)))
+            results.append({"seed": seed, **entry})
+            if self._note_fatal(entry.get("error"), entry.get("second_run_error")):
+                break
+        return {"segment": seg, "load_error": None, "seeds": results,
+                "skipped_seeds": [s for s in req.get("seeds", []) if s not in captured],
+                "worker_exiting": self.fatal is not None}
+
+    def model_check(self, req):
+        from .gates import model_check_seed
+
+        cap, problem = self._capture(), self._problem()
+        modules = self._recomposed(req)
+        results = []
+        for seed in req.get("seeds", list(cap.inputs_by_seed)):
+            if seed not in cap.inputs_by_seed:
+                raise WorkerError("kernelopt.request", f"seed {seed} was not captured")
+            results.append(model_check_seed(problem, cap, modules, seed))
+            if self._note_fatal(results[-1].get("error")):
+                break
+        return {"seeds": results, "worker_exiting": self.fatal is not None}
+
+    def time_pair(self, req):
+        import torch
+
+        from .gates import time_pair
+
+        if not torch.cuda.is_available():
+            raise WorkerError("kernelopt.nogpu", "time_pair needs an NVIDIA GPU and torch sees none")
+        cap = self._capture()
+        original = {g.index: _load_module(g.path, f"kernelopt_pair_{g.index}", {}) for g in cap.graphs}
+        result = time_pair(cap, original, self._recomposed(req), iters=int(req.get("samples", 30)),
+                           warmup=int(req.get("warmup", 5)))
+        self._note_fatal(result.get("error"))
+        return {**result, "worker_exiting": self.fatal is not None}
+
     def shutdown(self, req):
         return {"bye": True}
 
@@ -154,6 +232,33 @@ class Session:
         if self.capture is None:
             raise WorkerError("kernelopt.request", "nothing captured: send `capture` first")
         return self.capture
+
+    def _graph(self, index):
+        cap = self._capture()
+        index = int(index)
+        if not 0 <= index < len(cap.graphs):
+            raise WorkerError("kernelopt.request", f"no graph {index}")
+        return cap.graphs[index]
+
+    def _load_candidate(self, path: str):
+        self._loads += 1
+        return _load_module(path, f"kernelopt_candidate_{self._loads}", {})
+
+    def _recomposed(self, req) -> dict:
+        """Graph index -> the recomposed module, from {"<index>": path}."""
+        modules = {}
+        for key, path in _required(req, "recomposed").items():
+            graph = self._graph(key)
+            self._loads += 1
+            modules[graph.index] = _load_module(path, f"kernelopt_recomposed_{graph.index}_{self._loads}", {})
+        return modules
+
+    def _note_fatal(self, *errors) -> bool:
+        """Remembers a CUDA error: the worker answers this request, then exits."""
+        for error in errors:
+            if error and error.get("kind") == "cuda":
+                self.fatal = error["message"]
+        return self.fatal is not None
 
     def _cudagraph_model(self, inputs):
         """The problem compiled with mode="max-autotune" (CUDA graphs); compiled on first use."""
@@ -204,5 +309,10 @@ OPS = {
     "time_launches": Session.time_launches,
     "time_model": Session.time_model,
     "time_replay": Session.time_replay,
+    "segment_capture": Session.segment_capture,
+    "static_check": Session.static_check,
+    "check_candidate": Session.check_candidate,
+    "model_check": Session.model_check,
+    "time_pair": Session.time_pair,
     "shutdown": Session.shutdown,
 }

@@ -85,6 +85,29 @@ def time_calls(fn, iters: int, warmup: int, mode: str) -> list[float]:
     return samples
 
 
+def time_interleaved(fns: list, iters: int, warmup: int) -> list[list[float]]:
+    """Times several calls in turns (fns[0], fns[1], ..., fns[0], ...), each after an L2 flush and
+    with the host synced, so that drifts of clock or temperature hit them alike; ms per call."""
+    import torch
+
+    for _ in range(warmup):
+        for fn in fns:
+            fn()
+    samples: list[list[float]] = [[] for _ in fns]
+    for _ in range(iters):
+        for fn, out in zip(fns, samples):
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            flush_l2()
+            torch.cuda.synchronize()
+            start.record()
+            fn()
+            end.record()
+            end.synchronize()
+            out.append(start.elapsed_time(end))
+    return samples
+
+
 def time_marked(fn, marks: Marks, iters: int, warmup: int) -> tuple[list[list[float]], list[float]]:
     """Times an instrumented call: per-interval samples and whole-call samples (queued mode)."""
     import torch

@@ -1,0 +1,126 @@
+"""Tensors for a candidate's run: strided copies, guard bands, poison, bitwise comparisons.
+
+A placed tensor lives in the middle of a larger flat allocation: `guard` elements of a known byte
+pattern before and after it, so that a write outside the tensor is seen afterwards. Outputs are
+poisoned (a NaN with a payload no arithmetic produces; the largest value for integers and True for
+bools), so that an element the candidate never wrote is seen too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+# Poison bit patterns: quiet NaNs whose payload no arithmetic produces (canonical NaNs differ).
+_NAN_BITS = {"float32": 0x7FC0DEAD, "float16": 0x7E5A, "bfloat16": 0x7FDA, "float64": 0x7FF8DEADBEEFDEAD}
+
+
+def span(shape, stride) -> int:
+    """Elements of storage a strided tensor reaches, from its first element to its last."""
+    if any(int(n) == 0 for n in shape):
+        return 0
+    return 1 + sum((int(n) - 1) * int(s) for n, s in zip(shape, stride))
+
+
+def bits(t):
+    """The tensor reinterpreted as integers of the same width (NaN-aware bitwise comparisons)."""
+    import torch
+
+    width = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[t.element_size()]
+    return t if t.dtype == width else t.view(width)
+
+
+def bitwise_equal(a, b) -> bool:
+    return a.shape == b.shape and a.dtype == b.dtype and bool(bits(a).eq(bits(b)).all())
+
+
+def clone_strided(t):
+    """A copy with the same shape, strides and dtype (empty_strided + copy_)."""
+    import torch
+
+    out = torch.empty_strided(t.shape, t.stride(), dtype=t.dtype, device=t.device)
+    try:
+        out.copy_(t)
+    except RuntimeError:  # overlapping strides (an expanded tensor): copy the span it reaches
+        flat = t.as_strided((span(t.shape, t.stride()),), (1,), t.storage_offset()).clone()
+        out = flat.as_strided(t.shape, t.stride(), 0)
+    return out
+
+
+def _guard_pattern(nbytes: int, device):
+    import torch
+
+    return ((torch.arange(nbytes, dtype=torch.int64, device=device) * 73 + 0x5A) % 256).to(torch.uint8)
+
+
+@dataclass
+class Placed:
+    """A tensor handed to a candidate and the allocation around it."""
+
+    tensor: Any  # the strided view the candidate gets
+    flat: Any  # guard + span + guard elements
+    guard: int  # elements of guard band on each side
+    pattern: Any  # the guard bands' bytes as written (uint8, one band)
+
+    def guard_changes(self) -> int:
+        """Elements of either guard band whose bytes changed."""
+        import torch
+
+        if self.guard == 0:
+            return 0
+        size = self.flat.element_size()
+        raw = self.flat.view(torch.uint8)
+        band = self.guard * size
+        changed = 0
+        for part in (raw[:band], raw[raw.numel() - band:]):
+            changed += int(part.ne(self.pattern).view(self.guard, size).any(dim=1).sum())
+        return changed
+
+
+def place(shape, stride, dtype, device, guard: int) -> Placed:
+    """An uninitialised strided tensor with guard bands of a known pattern on both sides."""
+    import torch
+
+    n = span(shape, stride)
+    flat = torch.empty(guard * 2 + n, dtype=dtype, device=device)
+    band = guard * flat.element_size()
+    pattern = _guard_pattern(band, device)
+    if band:
+        raw = flat.view(torch.uint8)
+        raw[:band] = pattern
+        raw[raw.numel() - band:] = pattern
+    tensor = flat.as_strided(tuple(shape), tuple(stride), guard)
+    return Placed(tensor=tensor, flat=flat, guard=guard, pattern=pattern)
+
+
+def poison(placed: Placed) -> None:
+    """Fills the span of the tensor (gaps between strided elements too) with the poison."""
+    import torch
+
+    n = span(placed.tensor.shape, placed.tensor.stride())
+    region = placed.flat[placed.guard:placed.guard + n]
+    dtype = region.dtype
+    name = str(dtype).removeprefix("torch.")
+    if name in _NAN_BITS:
+        bits(region).fill_(_NAN_BITS[name])
+    elif dtype == torch.bool:
+        region.fill_(True)
+    elif dtype.is_floating_point or dtype.is_complex:
+        region.fill_(float("nan"))
+    else:
+        region.fill_(torch.iinfo(dtype).max)
+
+
+def still_poisoned(out, ref):
+    """Mask of elements that still hold the poison where the reference does not."""
+    import torch
+
+    name = str(out.dtype).removeprefix("torch.")
+    if name in _NAN_BITS:
+        return bits(out).eq(_NAN_BITS[name]) & ~torch.isnan(ref)
+    if out.dtype == torch.bool:
+        return out & ~ref
+    if out.dtype.is_floating_point or out.dtype.is_complex:
+        return torch.isnan(out) & ~torch.isnan(ref)
+    top = torch.iinfo(out.dtype).max
+    return out.eq(top) & ref.ne(top)

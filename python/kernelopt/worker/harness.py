@@ -1,0 +1,109 @@
+"""G2's measurements: run a candidate on a segment's captured inputs and compare with its outputs.
+
+For each seed: inputs are fresh copies of the captured "in" tensors; outputs are poisoned tensors
+with the captured outputs' shapes, strides and dtypes; every tensor sits between guard bands.
+After `run(inputs, outputs)` the harness counts what it sees (errors, unwritten elements, NaN/Inf
+disagreements, guard writes, mutated inputs, replaced dict entries, side streams) and runs the
+candidate a second time on fresh tensors for determinism. Numbers only: the engine judges.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .buffers import bits, bitwise_equal, place, poison
+from .compare import combine, compare
+from .errors import failure
+from .streams import StreamWatch
+
+
+class Segment:
+    """A segment's captured I/O for one seed: {"in": {root: tensor}, "out": {root: tensor}}."""
+
+    def __init__(self, io: dict):
+        self.ins = io["in"]
+        self.outs = io["out"]
+        self.in_place = [r for r in self.outs if r in self.ins]
+
+
+def _is_tensor(value) -> bool:
+    import torch
+
+    return isinstance(value, torch.Tensor)
+
+
+def _synchronize(device) -> None:
+    import torch
+
+    if device is not None and device.type == "cuda":
+        torch.cuda.synchronize(device)
+
+
+class Trial:
+    """One run of a candidate on freshly placed tensors."""
+
+    def __init__(self, seg: Segment, guard: int):
+        self.placed = {}
+        self.device = None
+        for root, value in seg.ins.items():
+            if _is_tensor(value):
+                p = place(value.shape, value.stride(), value.dtype, value.device, guard)
+                p.tensor.copy_(value)
+                self.placed[root] = p
+                self.device = value.device
+        for root, value in seg.outs.items():
+            if root not in self.placed and _is_tensor(value):
+                p = place(value.shape, value.stride(), value.dtype, value.device, guard)
+                poison(p)
+                self.placed[root] = p
+                self.device = value.device
+        self.inputs = {r: (self.placed[r].tensor if r in self.placed else v) for r, v in seg.ins.items()}
+        self.outputs = {r: self.placed[r].tensor for r in seg.outs if r in self.placed}
+        self._given = dict(self.outputs)
+        self.error = None
+        self.seconds = None
+
+    def run(self, module, watch: StreamWatch) -> None:
+        _synchronize(self.device)
+        t0 = time.perf_counter()
+        try:
+            with watch:
+                module.run(self.inputs, self.outputs)
+            _synchronize(self.device)
+        except Exception as exc:  # the candidate's failure is data
+            self.error = failure(exc)
+        self.seconds = time.perf_counter() - t0
+
+    def replaced_outputs(self) -> list:
+        changed = [r for r, t in self._given.items() if self.outputs.get(r) is not t]
+        return changed + sorted(r for r in self.outputs if r not in self._given)
+
+    def out_of_bounds(self) -> int:
+        return sum(p.guard_changes() for p in self.placed.values())
+
+
+def check_seed(module, seg: Segment, rtol: float, atol: float, guard: int) -> dict:
+    """All of G2's numbers for one seed; `error` is set (and the numbers left out) if run raised."""
+    watch = StreamWatch()
+    first = Trial(seg, guard)
+    first.run(module, watch)
+    result = {"error": first.error, "seconds": first.seconds}
+    if first.error is not None:
+        result["side_stream"] = watch.side_stream
+        return result
+    per_root = {r: compare(first.placed[r].tensor, seg.outs[r], rtol, atol) for r in first._given}
+    result.update(combine(per_root))
+    result["outputs"] = per_root
+    result["out_of_bounds"] = first.out_of_bounds()
+    result["inputs_mutated"] = [r for r, v in seg.ins.items()
+                                if r not in seg.in_place and r in first.placed
+                                and not bitwise_equal(first.placed[r].tensor, v)]
+    result["replaced_outputs"] = first.replaced_outputs()
+    second = Trial(seg, guard)
+    second.run(module, watch)
+    result["side_stream"] = watch.side_stream
+    result["side_stream_detail"] = watch.seen
+    result["second_run_error"] = second.error
+    result["deterministic"] = second.error is None and all(
+        bits(first.placed[r].tensor).eq(bits(second.placed[r].tensor)).all().item() for r in first._given)
+    return result

@@ -1,0 +1,5 @@
+"""Raises inside run."""
+
+
+def run(inputs, outputs):
+    raise ValueError("boom")

@@ -1,0 +1,154 @@
+// Golden files for the segment edits of output code: probes and substitution. For each listed
+// fixture, every segment is probed and every segment replaced by "segN.py"; the results are
+// compared with tests/fixtures/recompose/NAME.{probed,recomposed}.py (KERNELOPT_UPDATE_GOLDEN=1
+// rewrites them). Independent checks: the patched modules parse as Python, and everything outside
+// the edited regions stays byte for byte.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "kernelopt/analysis/dispatch.hpp"
+#include "kernelopt/inductor/output_code.hpp"
+#include "kernelopt/recompose/bindings.hpp"
+#include "kernelopt/recompose/patch.hpp"
+
+namespace kernelopt {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kFixtures = fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures";
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+struct Patched {
+  std::string source;
+  std::string probed;
+  std::string recomposed;
+  std::vector<recompose::SegmentInterface> faces;
+};
+
+Patched patch(const std::string& fixture) {
+  Patched p;
+  p.source = read_file(kFixtures / "output_code" / fixture);
+  analysis::GraphRun run;
+  run.code = inductor::parse_output_code(p.source);
+  const auto map = analysis::build_dispatch_map({run}, {});
+  std::vector<recompose::Replacement> replacements;
+  for (const auto& segment : map.segments) {
+    p.faces.push_back(recompose::segment_interface(run.code, map, segment));
+    replacements.push_back({p.faces.back(), "seg" + std::to_string(segment.id) + ".py"});
+  }
+  p.probed = recompose::probe_segments(p.source, run.code, p.faces);
+  p.recomposed = recompose::substitute_segments(p.source, run.code, replacements);
+  return p;
+}
+
+void expect_golden(const fs::path& path, const std::string& actual) {
+  const char* update = std::getenv("KERNELOPT_UPDATE_GOLDEN");
+  if (update != nullptr && std::string(update) == "1") {
+    std::ofstream(path, std::ios::binary) << actual;
+    return;
+  }
+  ASSERT_TRUE(fs::exists(path)) << path << " is missing; KERNELOPT_UPDATE_GOLDEN=1 creates it";
+  EXPECT_EQ(actual, read_file(path)) << path;
+}
+
+bool parses_as_python(const std::string& text) {
+  const fs::path tmp = fs::temp_directory_path() / "kernelopt_recompose_check.py";
+  std::ofstream(tmp, std::ios::binary) << text;
+  const std::string command =
+      "python3 -c \"import ast,sys; ast.parse(open(sys.argv[1]).read())\" " + tmp.string();
+  const int status = std::system(command.c_str());
+  fs::remove(tmp);
+  return status == 0;
+}
+
+const std::vector<std::string> kCases = {
+    "a_runner_mixed.py",
+    "b_def_call_grid.py",
+    "c_conv_epilogue.py",
+    "real/h200_level1_33_BatchNorm_graph_0.py",
+    "real/h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py",
+    "real/h200_level3_43_MinGPTCausalAttention_graph_0.py",
+};
+
+TEST(RecomposeGolden, ProbesAndSubstitutionMatchTheirGoldens) {
+  for (const auto& name : kCases) {
+    SCOPED_TRACE(name);
+    const Patched p = patch(name);
+    ASSERT_FALSE(p.faces.empty());
+    const std::string stem = fs::path(name).stem().string();
+    expect_golden(kFixtures / "recompose" / (stem + ".probed.py"), p.probed);
+    expect_golden(kFixtures / "recompose" / (stem + ".recomposed.py"), p.recomposed);
+    EXPECT_TRUE(parses_as_python(p.probed));
+    EXPECT_TRUE(parses_as_python(p.recomposed));
+  }
+}
+
+TEST(Recompose, ProbesOnlyAddLines) {
+  for (const auto& name : kCases) {
+    SCOPED_TRACE(name);
+    const Patched p = patch(name);
+    std::istringstream lines(p.probed);
+    std::string line;
+    std::string restored;
+    int probes = 0;
+    while (std::getline(lines, line)) {
+      if (line.find("_ko_probe(") != std::string::npos) {
+        ++probes;
+        continue;
+      }
+      restored += line + "\n";
+    }
+    int points = 0;  // one "in" probe per segment, one "out" probe per distinct final step
+    for (const auto& face : p.faces) {
+      std::set<int> steps;
+      for (const auto& [root, step] : face.output_steps)
+        steps.insert(step);
+      points += 1 + static_cast<int>(steps.size());
+    }
+    EXPECT_EQ(probes, points);
+    EXPECT_EQ(restored, p.source);
+  }
+}
+
+TEST(Recompose, MixedGraphInterfacesUseLiveNames) {
+  const Patched p = patch("a_runner_mixed.py");
+  ASSERT_EQ(p.faces.size(), 2U);
+  // The softmax + sum segment: buf1 lives on as buf4 (a reuse) and buf2 only as the view buf3.
+  const auto& second = p.faces[1];
+  EXPECT_EQ(second.inputs.at("buf1"), "buf4");
+  EXPECT_EQ(second.inputs.at("arg2_1"), "arg2_1");
+  EXPECT_EQ(second.outputs.at("buf1"), "buf4");
+  EXPECT_EQ(second.outputs.at("buf2"), "buf3");
+  // The launches are gone, the call is there, the extern mm and everything else stays.
+  EXPECT_EQ(p.recomposed.find("triton_per_fused__softmax_1.run("), std::string::npos);
+  EXPECT_EQ(p.recomposed.find("triton_red_fused_sum_2.run("), std::string::npos);
+  EXPECT_NE(p.recomposed.find("_ko_segment_1({'arg2_1': arg2_1, 'buf1': buf4}, "
+                              "{'buf1': buf4, 'buf2': buf3})"),
+            std::string::npos);
+  EXPECT_NE(p.recomposed.find("extern_kernels.mm(buf0, reinterpret_tensor(arg1_1"),
+            std::string::npos);
+  // The dels of the region come after the call, in their order.
+  const auto call = p.recomposed.find("_ko_segment_1(");
+  EXPECT_LT(call, p.recomposed.find("del buf2", call));
+  EXPECT_LT(p.recomposed.find("del buf2", call), p.recomposed.find("del arg2_1", call));
+  // The kernels' definitions stay (unused ones cost nothing) and the loader precedes Runner.
+  EXPECT_LT(p.recomposed.find("_ko_segment_1 = _ko_candidate('seg1.py')"),
+            p.recomposed.find("class Runner"));
+}
+
+}  // namespace
+}  // namespace kernelopt
