@@ -243,22 +243,22 @@ TEST_F(StoreTest, ATransactionThatThrowsLeavesNothing) {
   {
     Store store = Store::open(dir());
     const std::int64_t p = store.upsert_problem("a", "a.py");
-    EXPECT_THROW(store.transaction([&] {
+    const auto half_step = [&] {
       const std::int64_t c = store.add_candidate(p, 0, "k", "c.py", "config");
       store.record_gate(c, "static", "ok", "", json::object());
       store.add_measurement({p, c, "speedup", 1.1, "x", {}});
       throw std::runtime_error("the step failed half-way");
-    }),
-                 std::runtime_error);
+    };
+    EXPECT_THROW(store.transaction(half_step), std::runtime_error);
     EXPECT_TRUE(store.candidates(p).empty());
     EXPECT_TRUE(store.measurements(p).empty());
 
     // Not reentrant, and the outer step is rolled back with the inner error.
-    EXPECT_THROW(store.transaction([&] {
+    const auto nested = [&] {
       store.add_candidate(p, 0, "k", "c.py", "config");
       store.transaction([] {});
-    }),
-                 Error);
+    };
+    EXPECT_THROW(store.transaction(nested), Error);
     EXPECT_TRUE(store.candidates(p).empty());
 
     store.transaction([&] { store.add_candidate(p, 0, "kept", "c.py", "config"); });

@@ -7,7 +7,7 @@ import os
 import sys
 import traceback
 
-from .errors import WorkerError, is_out_of_memory, one_line
+from .errors import WorkerError, is_cuda_error, is_out_of_memory, one_line
 from .session import OPS, Session
 
 
@@ -51,6 +51,8 @@ def handle(session: Session, line: str) -> dict:
         return {"id": rid, "ok": False, "error": {"tag": exc.tag, "message": exc.message}}
     except Exception as exc:  # the one catch-all of the worker loop: report, never die
         traceback.print_exc(file=sys.stderr)
+        if is_cuda_error(exc) and not is_out_of_memory(exc):  # the context is unusable: answer, then exit (see main)
+            session.fatal = one_line(exc)
         tag = "kernelopt.oom" if is_out_of_memory(exc) else "kernelopt.worker"
         return {"id": rid, "ok": False, "error": {"tag": tag, "message": one_line(exc)}}
 

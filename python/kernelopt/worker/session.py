@@ -175,10 +175,12 @@ class Session:
         if not captured:
             raise WorkerError("kernelopt.request", f"segment {seg!r} was not captured: send `segment_capture`")
         seeds = [s for s in req.get("seeds", list(captured)) if s in captured]
+        skipped = [s for s in req.get("seeds", []) if s not in captured]
         try:
             module = self._load_candidate(_required(req, "candidate"))
         except Exception as exc:  # a candidate that does not import is data
-            return {"segment": seg, "load_error": failure(exc), "seeds": []}
+            return {"segment": seg, "load_error": failure(exc), "seeds": [], "skipped_seeds": skipped,
+                    "worker_exiting": False}
         results = []
         for seed in seeds:
             entry = check_seed(module, Segment(captured[seed]), float(req.get("rtol", 1e-3)),
@@ -186,8 +188,7 @@ class Session:
             results.append({"seed": seed, **entry})
             if self._note_fatal(entry.get("error"), entry.get("second_run_error")):
                 break
-        return {"segment": seg, "load_error": None, "seeds": results,
-                "skipped_seeds": [s for s in req.get("seeds", []) if s not in captured],
+        return {"segment": seg, "load_error": None, "seeds": results, "skipped_seeds": skipped,
                 "worker_exiting": self.fatal is not None}
 
     def model_check(self, req):

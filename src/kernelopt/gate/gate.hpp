@@ -1,0 +1,79 @@
+// The gates a candidate passes before it enters a model, cheapest first (DESIGN section 3.5).
+// Each gate is one file: a pure `judge_*` function that turns the worker's numbers into an
+// Outcome (unit-tested without a GPU), and a class whose `check()` asks the worker for them.
+// G1 and G2 judge one candidate; G3 and G4 judge the recomposed model with a set of candidates.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kernelopt/core/outcome.hpp"
+#include "kernelopt/recompose/bindings.hpp"
+#include "kernelopt/worker/worker.hpp"
+
+namespace kernelopt::gate {
+
+// The thresholds of DESIGN section 3.5.
+struct Thresholds {
+  double isolated_rtol = 1e-3;  // G2 allclose
+  double isolated_atol = 1e-3;
+  double model_tol = 1e-4;             // G3 against eager
+  double float64_factor = 10.0;        // G3 fallback: candidate error <= factor x baseline's
+  double min_ratio = 0.97;             // G4: slower than this is rejected
+  int arch = 90;                       // G1 target (sm_90)
+  long shared_limit = 232448;          // bytes of shared memory per block on sm_90 (227 KiB)
+  int register_limit = 255;            // registers per thread
+  int samples = 30;                    // G4 samples per side
+  std::vector<int> seeds = {0, 1, 2};  // G2 and G3
+};
+
+// One candidate for one segment.
+struct Candidate {
+  int segment = 0;                   // Segment::id
+  std::string path;                  // the candidate file
+  recompose::SegmentInterface face;  // the segment's interface (root -> live name)
+  nlohmann::json tensors;            // {"inputs": {root: {shape, stride, dtype}}, "outputs": ...}
+};
+
+// What a gate needs to ask the worker.
+struct GateContext {
+  worker::Worker* worker = nullptr;
+  std::string subject;                         // the problem file, for error messages
+  std::chrono::milliseconds deadline{600000};  // per request
+  Thresholds thresholds;
+};
+
+// The recomposed model of a set of candidates: graph index -> path of its patched module.
+using Recomposed = std::map<int, std::string>;
+
+Outcome judge_static(const nlohmann::json& numbers, const Thresholds& t);
+Outcome judge_isolated(const nlohmann::json& numbers, const Thresholds& t);
+Outcome judge_model(const nlohmann::json& numbers, const Thresholds& t);
+Outcome judge_performance(const nlohmann::json& numbers, const Thresholds& t);
+
+// G1: imports, defines run(inputs, outputs), and every Triton kernel it launches compiles for the
+// target with shared memory and registers that fit. Needs no GPU.
+Outcome check_static(GateContext& ctx, const Candidate& candidate);
+
+// G2: on the segment's captured inputs of every seed, outputs poisoned and guarded, compared with
+// the compiler's segment outputs; inputs unchanged; deterministic; no side stream.
+Outcome check_isolated(GateContext& ctx, const Candidate& candidate);
+
+// G3: the recomposed model against eager at 1e-4, else the float64 fallback.
+Outcome check_model(GateContext& ctx, const Recomposed& recomposed);
+
+// G4: the recomposed model against the baseline, interleaved CUDA-graph replays.
+Outcome check_performance(GateContext& ctx, const Recomposed& recomposed);
+
+// Asks the worker; a timeout or crash of the worker becomes an Outcome (kTimedOut / kCrashed),
+// never an exception, and the worker restarts on the next request. Sets `failed` then.
+nlohmann::json ask_gate(GateContext& ctx,
+                        const nlohmann::json& request,
+                        const std::string& gate,
+                        Outcome& failed);
+
+}  // namespace kernelopt::gate

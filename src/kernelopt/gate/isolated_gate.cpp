@@ -1,0 +1,98 @@
+// G2 isolated: the candidate against the compiler's own segment, on the real inputs of each seed.
+#include <fmt/format.h>
+
+#include "kernelopt/gate/gate.hpp"
+
+namespace kernelopt::gate {
+
+namespace {
+
+const char* const kGate = "G2 isolated";
+
+long count(const nlohmann::json& seed, const char* key) {
+  return seed.contains(key) && seed[key].is_number() ? seed[key].get<long>() : 0;
+}
+
+bool non_empty(const nlohmann::json& seed, const char* key) {
+  return seed.contains(key) && seed[key].is_array() && !seed[key].empty();
+}
+
+// The first failure of one seed, in the order of the cheapest explanation.
+Outcome judge_seed(const nlohmann::json& s) {
+  const int seed = s.value("seed", -1);
+  auto fail = [&](Status status, const std::string& what) {
+    return Outcome{status, kGate, fmt::format("seed {}: {}", seed, what), nullptr};
+  };
+  if (s.contains("error") && s["error"].is_object()) {
+    const auto& e = s["error"];
+    return fail(e.value("kind", "") == "cuda" ? Status::kCrashed : Status::kRaised,
+                e.value("message", "run() failed"));
+  }
+  if (non_empty(s, "replaced_outputs")) {
+    return fail(Status::kAliasedOutput, "replaced outputs " + s["replaced_outputs"].dump());
+  }
+  if (s.value("side_stream", false)) return fail(Status::kSideStream, "used another stream");
+  if (count(s, "out_of_bounds") > 0) {
+    return fail(Status::kOutOfBounds,
+                fmt::format("{} guard elements overwritten", count(s, "out_of_bounds")));
+  }
+  if (count(s, "unwritten") > 0) {
+    return fail(Status::kNotWritten,
+                fmt::format("{} output elements never written", count(s, "unwritten")));
+  }
+  if (non_empty(s, "inputs_mutated")) {
+    return fail(Status::kMutatedInput, "changed inputs " + s["inputs_mutated"].dump());
+  }
+  if (count(s, "nan_mismatch") + count(s, "inf_mismatch") > 0) {
+    return fail(Status::kNanInfMismatch,
+                fmt::format("NaN/Inf in other places ({} NaN, {} Inf positions)",
+                            count(s, "nan_mismatch"), count(s, "inf_mismatch")));
+  }
+  if (count(s, "mismatched") > 0) {
+    return fail(Status::kWrongResult,
+                fmt::format("{} elements outside tolerance (max abs error {:.3g})",
+                            count(s, "mismatched"), s.value("max_abs_err", 0.0)));
+  }
+  if (!s.value("deterministic", false)) {
+    return fail(Status::kNondeterministic, "two runs on the same inputs differ");
+  }
+  return Outcome{Status::kOk, kGate, "", nullptr};
+}
+
+}  // namespace
+
+Outcome judge_isolated(const nlohmann::json& n, const Thresholds& t) {
+  const auto seeds = n.value("seeds", nlohmann::json::array());
+  if (seeds.size() < t.seeds.size()) {
+    return Outcome{Status::kRaised, kGate,
+                   fmt::format("only {} of {} seeds were checked", seeds.size(), t.seeds.size()),
+                   n};
+  }
+  double worst = 0;
+  for (const auto& seed : seeds) {
+    Outcome outcome = judge_seed(seed);
+    if (!outcome.ok()) {
+      outcome.numbers = n;
+      return outcome;
+    }
+    worst = std::max(worst, seed.value("max_abs_err", 0.0));
+  }
+  return Outcome{Status::kOk, kGate,
+                 fmt::format("{} seeds match (max abs error {:.3g})", seeds.size(), worst), n};
+}
+
+Outcome check_isolated(GateContext& ctx, const Candidate& candidate) {
+  Outcome failed;
+  const nlohmann::json numbers = ask_gate(ctx,
+                                          {{"op", "check_candidate"},
+                                           {"segment", candidate.segment},
+                                           {"candidate", candidate.path},
+                                           {"seeds", ctx.thresholds.seeds},
+                                           {"rtol", ctx.thresholds.isolated_rtol},
+                                           {"atol", ctx.thresholds.isolated_atol}},
+                                          kGate, failed);
+  if (!failed.ok()) return failed;
+  return judge_isolated(numbers, ctx.thresholds);
+}
+
+}  // namespace kernelopt::gate

@@ -1,0 +1,30 @@
+// G4 performance: interleaved replays of baseline and candidate, ratio of medians with a
+// bootstrap interval; rejected under the minimum ratio.
+#include <fmt/format.h>
+
+#include "kernelopt/bench/stats.hpp"
+#include "kernelopt/gate/gate.hpp"
+
+namespace kernelopt::gate {
+
+Outcome judge_performance(const nlohmann::json& n, const Thresholds& t) {
+  const auto baseline = n.value("baseline_ms", std::vector<double>{});
+  const auto candidate = n.value("candidate_ms", std::vector<double>{});
+  if (baseline.size() < 5 || candidate.size() < 5) {
+    return Outcome{Status::kRaised, "G4 performance", "too few timing samples", n};
+  }
+  const bench::RatioEstimate r = bench::ratio_of_medians(baseline, candidate);
+  nlohmann::json numbers = n;
+  numbers["ratio"] = r.ratio;
+  numbers["ratio_low"] = r.low;
+  numbers["ratio_high"] = r.high;
+  numbers["speed_class"] = bench::to_string(bench::classify(r, 1.01, t.min_ratio));
+  const std::string text = fmt::format("{:.3f}x [{:.3f}, {:.3f}] over {} + {} samples", r.ratio,
+                                       r.low, r.high, baseline.size(), candidate.size());
+  if (r.ratio < t.min_ratio) {
+    return Outcome{Status::kSlower, "G4 performance", "slower: " + text, numbers};
+  }
+  return Outcome{Status::kOk, "G4 performance", text, numbers};
+}
+
+}  // namespace kernelopt::gate

@@ -1,0 +1,5 @@
+"""Does not import: a syntax error."""
+
+
+def run(inputs, outputs)
+    pass

@@ -1,0 +1,273 @@
+"""The gates' measurements on the CPU: segment_capture, check_candidate (Triton's interpreter, in a
+process of its own), static_check (compiles for sm_90 without a GPU), model_check (a fake output
+code class), and the worker's exit after a CUDA error."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from gate_driver import session_with_fake_capture  # noqa: E402
+
+from kernelopt.worker import gates  # noqa: E402
+from kernelopt.worker.buffers import bits, place, poison, span, still_poisoned  # noqa: E402
+from kernelopt.worker.capture import Capture, Graph  # noqa: E402
+from kernelopt.worker.errors import WorkerError, failure  # noqa: E402
+from kernelopt.worker.problem import load_problem  # noqa: E402
+from kernelopt.worker.session import Session  # noqa: E402
+
+CPU = os.path.join(ROOT, "tests", "candidates", "cpu")
+STATIC = os.path.join(ROOT, "tests", "candidates", "static")
+PROBLEMS = os.path.join(ROOT, "tests", "fixtures", "problems")
+ENV = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+
+
+# --- segment_capture ------------------------------------------------------------------------------
+
+def test_segment_capture_copies_each_segments_io_per_seed(tmp_path):
+    session, path = session_with_fake_capture(str(tmp_path))
+    args0 = [a.clone() for a in session.capture.graphs[0].args_by_seed[0]]
+    result = session.segment_capture({"graph": 0, "path": path, "segments": [0, 1]})
+    seg0, seg1 = result["segments"]
+    assert seg0["id"] == 0 and seg0["seeds"] == [0, 1] and seg0["in_place"] == []
+    assert seg0["inputs"]["arg1_1"] == {"shape": [64], "stride": [1], "dtype": "float32", "device": "cpu"}
+    assert seg0["outputs"] == {"buf0": {"shape": [16, 64], "stride": [80, 1], "dtype": "float32", "device": "cpu"}}
+    assert seg1["in_place"] == ["arg2_1"] and set(seg1["inputs"]) == {"buf0", "arg2_1"}
+    assert set(session.segments) == {0, 1}  # segment 7 was probed but not requested
+    io = session.segments[1][0]
+    assert io["in"]["buf0"].stride() == (80, 1)
+    # "in" is a copy taken before the in-place update, "out" one taken after it.
+    assert torch.equal(io["in"]["arg2_1"], args0[2])
+    assert torch.equal(io["out"]["arg2_1"], args0[2] + (args0[0] * 2 + args0[1])[0])
+
+
+def test_segment_capture_needs_a_capture():
+    with pytest.raises(WorkerError, match="send `capture` first"):
+        Session().segment_capture({"graph": 0, "path": "x", "segments": [0]})
+
+
+# --- check_candidate (interpreter) ----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def checks(tmp_path_factory):
+    work = tmp_path_factory.mktemp("gates")
+    candidates = sorted(os.path.join(CPU, f) for f in os.listdir(CPU) if f.endswith(".py"))
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "python", "gate_driver.py"), str(work),
+                          *candidates], capture_output=True, text=True, env=ENV, timeout=300, check=True)
+    return json.loads(out.stdout)["checks"]
+
+
+def seeds_of(checks, name):
+    result = checks[name]
+    assert result["load_error"] is None, result
+    assert [s["seed"] for s in result["seeds"]] == [0, 1]
+    return result["seeds"]
+
+
+CLEAN = {"error": None, "elements": 1024, "mismatched": 0, "unwritten": 0, "nan_mismatch": 0, "inf_mismatch": 0,
+         "out_of_bounds": 0, "inputs_mutated": [], "replaced_outputs": [], "side_stream": False,
+         "deterministic": True, "max_abs_err": 0.0, "max_rel_err": 0.0}
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("seg0_correct", {}),
+    ("seg0_partial", {"mismatched": 512, "unwritten": 512, "nan_mismatch": 512}),
+    ("seg0_out_of_bounds", {"out_of_bounds": 64}),
+    ("seg0_mutates_input", {"inputs_mutated": ["arg0_1"]}),
+    ("seg0_replaces_output", {"replaced_outputs": ["buf0"], "mismatched": 1024, "unwritten": 1024,
+                              "nan_mismatch": 1024}),
+    ("seg0_side_stream", {"side_stream": True}),
+    ("seg1_inplace", {"elements": 64}),
+])
+def test_check_candidate_counts(checks, name, expected):
+    for seed in seeds_of(checks, name):
+        for key, value in {**CLEAN, **expected}.items():
+            assert seed[key] == value, (name, key, seed)
+        assert seed["seconds"] > 0
+    assert checks[name]["worker_exiting"] is False
+
+
+def test_check_candidate_wrong_formula_and_nondeterminism(checks):
+    for seed in seeds_of(checks, "seg0_wrong_formula"):
+        assert seed["mismatched"] == 1024 and seed["unwritten"] == 0
+        assert seed["max_abs_err"] == pytest.approx(1.0, abs=1e-5)
+        assert seed["outputs"]["buf0"]["mismatched"] == 1024
+    for seed in seeds_of(checks, "seg0_nondeterministic"):
+        assert seed["deterministic"] is False and seed["mismatched"] == 0
+        assert 0 < seed["max_abs_err"] < 2e-6  # 1e-6 noise plus float32 rounding
+    assert seeds_of(checks, "seg0_side_stream")[0]["side_stream_detail"] == ["torch.cuda.Stream()"]
+
+
+def test_check_candidate_reports_exceptions_and_exits_after_cuda_errors(checks):
+    raised = checks["seg0_raises"]
+    assert [s["error"] for s in raised["seeds"]] == [{"kind": "exception", "message": "ValueError: boom"}] * 2
+    assert raised["fatal"] is None and "max_abs_err" not in raised["seeds"][0]
+    cuda = checks["seg0_cuda_error"]
+    assert [s["error"]["kind"] for s in cuda["seeds"]] == ["cuda"]  # stops at the first seed
+    assert cuda["worker_exiting"] is True and "illegal memory access" in cuda["fatal"]
+    assert checks["seg0_import_error"]["load_error"]["message"].startswith("ModuleNotFoundError")
+
+
+def test_worker_answers_then_exits_after_a_cuda_error():
+    script = ("import sys\nfrom kernelopt.worker import session, __main__ as m\n"
+              "def boom(self, req):\n    self.fatal = 'CUDA error: an illegal memory access'\n"
+              "    return {'seeds': []}\n"
+              "session.OPS['boom'] = boom\nsys.exit(m.main())\n")
+    text = '{"id": 1, "op": "boom"}\n{"id": 2, "op": "hello"}\n'
+    out = subprocess.run([sys.executable, "-c", script], input=text, capture_output=True, text=True, env=ENV,
+                         timeout=60, check=False)
+    assert out.returncode == 3
+    assert [json.loads(line)["id"] for line in out.stdout.splitlines()] == [1]
+    assert "exiting after a CUDA error" in out.stderr
+
+
+def test_failure_kinds():
+    assert failure(ValueError("x")) == {"kind": "exception", "message": "ValueError: x"}
+    assert failure(RuntimeError("Triton Error [CUDA]: misaligned address"))["kind"] == "cuda"
+    assert failure(RuntimeError("CUDA out of memory. Tried to allocate 2 GiB"))["kind"] == "oom"
+
+
+# --- buffers --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16, torch.float64, torch.int32,
+                                   torch.int64, torch.bool])
+def test_poison_is_seen_where_unwritten_and_guards_catch_writes(dtype):
+    p = place((4, 5), (8, 1), dtype, "cpu", guard=16)
+    poison(p)
+    ref = torch.zeros(4, 5, dtype=dtype)
+    assert int(still_poisoned(p.tensor, ref).sum()) == 20
+    p.tensor[:2].copy_(ref[:2])
+    assert int(still_poisoned(p.tensor, ref).sum()) == 10
+    assert p.guard_changes() == 0
+    p.flat[span((4, 5), (8, 1)) + 16 + 3] = p.flat[0]  # one element of the trailing band
+    p.flat[15] = ref[0, 0]
+    assert p.guard_changes() == 2
+
+
+def test_the_float_poison_is_not_a_nan_arithmetic_makes():
+    p = place((8,), (1,), torch.float32, "cpu", guard=0)
+    poison(p)
+    assert torch.isnan(p.tensor).all()
+    computed = torch.full((8,), float("nan")) * 2
+    assert not bits(computed).eq(bits(p.tensor)).any()
+
+
+# --- static_check (sm_90, no GPU) -----------------------------------------------------------------
+
+VECTOR = {"inputs": {"x": {"shape": [1024], "stride": [1], "dtype": "float32"}},
+          "outputs": {"out": {"shape": [1024], "stride": [1], "dtype": "float32"}}}
+SEG0 = {"inputs": {"arg0_1": {"shape": [16, 64], "stride": [64, 1], "dtype": "float32"},
+                   "arg1_1": {"shape": [64], "stride": [1], "dtype": "float32"}},
+        "outputs": {"buf0": {"shape": [16, 64], "stride": [80, 1], "dtype": "float32"}}}
+
+
+def static(path, interface):
+    return Session().static_check({"candidate": path, "interface": interface, "arch": 90})
+
+
+def test_static_check_compiles_a_good_kernel_for_sm90():
+    result = static(os.path.join(CPU, "seg0_correct.py"), SEG0)
+    assert result["loaded"] and result["has_run"] and result["run_error"] is None
+    [k] = result["kernels"]
+    assert k["name"] == "_k" and k["compiled"] and k["error"] is None
+    assert k["shared"] == 0 and k["num_warps"] == 4 and k["constexprs"] == {"BLOCK": 64}
+    assert k["grid"] == [16] and k["launches"] == 1
+    assert k["signature"] == {"x_ptr": "*fp32", "b_ptr": "*fp32", "out_ptr": "*fp32", "n_cols": "i32",
+                              "x_stride": "i32", "out_stride": "i32", "BLOCK": "constexpr"}
+    assert k["registers"] > 0 and k["spill_stores"] == 0
+
+
+def test_static_check_reports_a_kernel_that_does_not_compile():
+    [k] = static(os.path.join(STATIC, "type_error.py"), VECTOR)["kernels"]
+    assert k["compiled"] is False and k["shared"] is None
+    assert "arange's arguments must be of type tl.constexpr" in k["error"]
+
+
+def test_static_check_reports_the_shared_memory_of_a_kernel_too_big_for_the_gpu():
+    interface = {"inputs": {"a": {"shape": [256, 256], "stride": [256, 1], "dtype": "float16"},
+                            "b": {"shape": [256, 256], "stride": [256, 1], "dtype": "float16"}},
+                 "outputs": {"c": {"shape": [256, 256], "stride": [256, 1], "dtype": "float32"}}}
+    [k] = static(os.path.join(STATIC, "big_shared.py"), interface)["kernels"]
+    assert k["compiled"] and k["shared"] > 232448  # the H200's per-block limit: the engine judges
+    assert k["num_warps"] == 8 and k["num_stages"] == 4
+
+
+def test_static_check_compiles_every_autotune_config():
+    kernels = static(os.path.join(STATIC, "autotuned.py"), VECTOR)["kernels"]
+    assert [(k["constexprs"]["BLOCK"], k["num_warps"], k["grid"]) for k in kernels] == [(128, 2, [8]),
+                                                                                        (1024, 8, [1])]
+    assert all(k["compiled"] for k in kernels)
+
+
+def test_static_check_reports_import_interface_and_run_errors():
+    syntax = static(os.path.join(STATIC, "syntax_error.py"), VECTOR)
+    assert not syntax["loaded"] and syntax["import_error"]["kind"] == "syntax"
+    assert "line 4" in syntax["import_error"]["message"]
+    one = static(os.path.join(STATIC, "one_parameter.py"), VECTOR)
+    assert one["loaded"] and not one["has_run"] and one["run_params"] == ["inputs"]
+    item = static(os.path.join(STATIC, "uses_item.py"), VECTOR)
+    assert item["kernels"] == [] and "meta tensors" in item["run_error"]["message"]
+
+
+def test_static_check_refuses_the_interpreter(monkeypatch):
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    with pytest.raises(WorkerError, match="TRITON_INTERPRET"):
+        static(os.path.join(CPU, "seg0_correct.py"), SEG0)
+
+
+# --- model_check with a fake output code class; time_pair needs a GPU ----------------------------
+
+class FakeCompiledGraph:
+    """Stands for CompiledFxGraph: calling it runs its module's `call`."""
+
+    def __init__(self, module):
+        self.module = module
+
+    def __call__(self, inputs):
+        return self.module.call(inputs)
+
+
+BASELINE = "import torch\ndef call(args):\n    (x,) = args\n    args.clear()\n    return (torch.softmax(x * 0.5, -1),)\n"
+GOOD = ("import torch\ndef call(args):\n    (x,) = args\n    args.clear()\n    e = torch.exp(x * 0.5 - (x * 0.5).amax(-1, True))\n"
+        "    return (e / e.sum(-1, keepdim=True),)\n")
+WRONG = "import torch\ndef call(args):\n    (x,) = args\n    args.clear()\n    return (x * 0.5,)\n"
+
+
+def test_model_check_redirects_graphs_and_measures(tmp_path, monkeypatch):
+    from kernelopt.worker.session import _load_module
+
+    monkeypatch.setattr(gates, "_output_code_class", lambda: FakeCompiledGraph)
+    files = {}
+    for name, text in (("baseline", BASELINE), ("good", GOOD), ("wrong", WRONG)):
+        files[name] = tmp_path / f"{name}.py"
+        files[name].write_text(text)
+    graph = FakeCompiledGraph(_load_module(str(files["baseline"]), "fake_baseline", {}))
+    session = Session()
+    session.problem = load_problem(os.path.join(PROBLEMS, "good_small.py"), "cpu")
+    inputs = {s: session.problem.make_inputs(s) for s in (0, 1)}
+    session.capture = Capture(graphs=[Graph(index=0, source=BASELINE, path=str(files["baseline"]))], order=[0],
+                              compiled=lambda x: graph([x]), inputs_by_seed=inputs, graph_ids={id(graph): 0})
+    good = session.model_check({"recomposed": {"0": str(files["good"])}, "seeds": [0, 1]})
+    assert [s["seed"] for s in good["seeds"]] == [0, 1] and good["worker_exiting"] is False
+    for s in good["seeds"]:
+        assert s["error"] is None and s["allclose_1e4"] and s["baseline_allclose_1e4"]
+        assert s["max_abs_vs_eager"] < 1e-6 and s["candidate_err_f64"] < 1e-6 and s["baseline_err_f64"] < 1e-6
+    [wrong] = session.model_check({"recomposed": {"0": str(files["wrong"])}, "seeds": [0]})["seeds"]
+    assert not wrong["allclose_1e4"] and wrong["max_abs_vs_eager"] > 0.1 and wrong["candidate_err_f64"] > 0.1
+    assert wrong["baseline_err_f64"] < 1e-6
+    assert FakeCompiledGraph.__call__ is not None and graph([inputs[0][0]])[0].shape == (16, 64)
+
+
+def test_time_pair_needs_a_gpu():
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    with pytest.raises(WorkerError) as err:
+        Session().time_pair({"recomposed": {}})
+    assert err.value.tag == "kernelopt.nogpu"

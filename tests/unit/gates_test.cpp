@@ -1,0 +1,152 @@
+// The gates' verdicts on worker numbers: each status from the numbers that must produce it.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "kernelopt/gate/gate.hpp"
+
+namespace kernelopt::gate {
+namespace {
+
+using nlohmann::json;
+
+json good_seed(int seed) {
+  return {{"seed", seed},
+          {"max_abs_err", 1e-6},
+          {"max_rel_err", 1e-6},
+          {"mismatched", 0},
+          {"unwritten", 0},
+          {"nan_mismatch", 0},
+          {"inf_mismatch", 0},
+          {"out_of_bounds", 0},
+          {"inputs_mutated", json::array()},
+          {"replaced_outputs", json::array()},
+          {"side_stream", false},
+          {"deterministic", true}};
+}
+
+json seeds_with(int bad, const std::string& key, const json& value) {
+  json seeds = json::array();
+  for (int s = 0; s < 3; ++s) {
+    json seed = good_seed(s);
+    if (s == bad) seed[key] = value;
+    seeds.push_back(seed);
+  }
+  return {{"seeds", seeds}};
+}
+
+TEST(Isolated, GoodSeedsPass) {
+  const Outcome o = judge_isolated(seeds_with(-1, "", nullptr), Thresholds{});
+  EXPECT_TRUE(o.ok()) << o.detail;
+  EXPECT_EQ(o.gate, "G2 isolated");
+}
+
+struct Planted {
+  const char* key;
+  json value;
+  Status status;
+};
+
+class IsolatedFailure : public testing::TestWithParam<Planted> {};
+
+TEST_P(IsolatedFailure, EachDefectHasItsStatus) {
+  const Planted& p = GetParam();
+  const Outcome o = judge_isolated(seeds_with(1, p.key, p.value), Thresholds{});
+  EXPECT_EQ(to_string(o.status), to_string(p.status)) << o.detail;
+  EXPECT_NE(o.detail.find("seed 1"), std::string::npos) << o.detail;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Gates,
+    IsolatedFailure,
+    testing::Values(Planted{"mismatched", 12, Status::kWrongResult},
+                    Planted{"unwritten", 100, Status::kNotWritten},
+                    Planted{"out_of_bounds", 3, Status::kOutOfBounds},
+                    Planted{"inputs_mutated", json::array({"arg0_1"}), Status::kMutatedInput},
+                    Planted{"nan_mismatch", 1, Status::kNanInfMismatch},
+                    Planted{"inf_mismatch", 2, Status::kNanInfMismatch},
+                    Planted{"deterministic", false, Status::kNondeterministic},
+                    Planted{"side_stream", true, Status::kSideStream},
+                    Planted{"replaced_outputs", json::array({"buf0"}), Status::kAliasedOutput},
+                    Planted{"error", json{{"kind", "exception"}, {"message", "boom"}},
+                            Status::kRaised},
+                    Planted{"error", json{{"kind", "cuda"}, {"message", "illegal address"}},
+                            Status::kCrashed}));
+
+TEST(Isolated, MissingSeedsFail) {
+  json n = seeds_with(-1, "", nullptr);
+  n["seeds"].erase(2);
+  EXPECT_FALSE(judge_isolated(n, Thresholds{}).ok());
+}
+
+TEST(Isolated, OutOfBoundsIsReportedBeforeTheWrongValuesItCauses) {
+  json n = seeds_with(0, "out_of_bounds", 5);
+  n["seeds"][0]["mismatched"] = 7;
+  EXPECT_EQ(judge_isolated(n, Thresholds{}).status, Status::kOutOfBounds);
+}
+
+TEST(Static, Verdicts) {
+  const Thresholds t;
+  json ok = {
+      {"has_run", true},
+      {"kernels",
+       json::array(
+           {{{"name", "k"}, {"compiled", true}, {"shared_bytes", 1024}, {"registers", 40}}})}};
+  EXPECT_TRUE(judge_static(ok, t).ok());
+  EXPECT_EQ(judge_static({{"import_error", "SyntaxError: bad"}}, t).status, Status::kCompileFailed);
+  EXPECT_EQ(judge_static({{"has_run", false}}, t).status, Status::kInterfaceError);
+  EXPECT_EQ(judge_static({{"has_run", true}, {"kernels", json::array()}}, t).status,
+            Status::kInterfaceError);
+  json bad = ok;
+  bad["kernels"][0]["compiled"] = false;
+  bad["kernels"][0]["error"] = "type mismatch";
+  EXPECT_EQ(judge_static(bad, t).status, Status::kCompileFailed);
+  json big = ok;
+  big["kernels"][0]["shared_bytes"] = 300000;
+  EXPECT_EQ(judge_static(big, t).status, Status::kResourceExceeded);
+  json regs = ok;
+  regs["kernels"][0]["registers"] = 300;
+  EXPECT_EQ(judge_static(regs, t).status, Status::kResourceExceeded);
+}
+
+TEST(Model, EagerMatchFallbackAndMismatch) {
+  const Thresholds t;
+  json match = {{"seeds", json::array({{{"seed", 0}, {"allclose_1e4", true}}})}};
+  EXPECT_TRUE(judge_model(match, t).ok());
+  // Off from eager, but no worse against float64 than 10x the compiler: accepted.
+  json fallback = {{"seeds", json::array({{{"seed", 0},
+                                           {"allclose_1e4", false},
+                                           {"candidate_err_f64", 5e-4},
+                                           {"baseline_err_f64", 1e-4}}})}};
+  const Outcome f = judge_model(fallback, t);
+  EXPECT_TRUE(f.ok());
+  EXPECT_NE(f.detail.find("float64 fallback"), std::string::npos);
+  json wrong = fallback;
+  wrong["seeds"][0]["candidate_err_f64"] = 2e-3;
+  EXPECT_EQ(judge_model(wrong, t).status, Status::kModelMismatch);
+  json nan = fallback;
+  nan["seeds"][0]["candidate_err_f64"] = "nan";
+  EXPECT_EQ(judge_model(nan, t).status, Status::kModelMismatch);
+}
+
+TEST(Performance, RatioAndRejection) {
+  const Thresholds t;
+  std::vector<double> base;
+  std::vector<double> fast;
+  std::vector<double> slow;
+  for (int i = 0; i < 30; ++i) {
+    const double jitter = 0.01 * ((i * 7) % 5);
+    base.push_back(1.0 + jitter);
+    fast.push_back(0.8 + jitter);
+    slow.push_back(1.1 + jitter);
+  }
+  const Outcome faster = judge_performance({{"baseline_ms", base}, {"candidate_ms", fast}}, t);
+  EXPECT_TRUE(faster.ok());
+  EXPECT_NEAR(faster.numbers["ratio"].get<double>(), 1.02 / 0.82, 1e-9);
+  EXPECT_GT(faster.numbers["ratio_low"].get<double>(), 1.0);
+  const Outcome slower = judge_performance({{"baseline_ms", base}, {"candidate_ms", slow}}, t);
+  EXPECT_EQ(slower.status, Status::kSlower);
+  EXPECT_FALSE(judge_performance({{"baseline_ms", {1.0}}, {"candidate_ms", {1.0}}}, t).ok());
+}
+
+}  // namespace
+}  // namespace kernelopt::gate
