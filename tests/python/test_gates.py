@@ -177,7 +177,7 @@ def test_static_check_compiles_a_good_kernel_for_sm90():
     assert result["loaded"] and result["has_run"] and result["run_error"] is None
     [k] = result["kernels"]
     assert k["name"] == "_k" and k["compiled"] and k["error"] is None
-    assert k["shared"] == 0 and k["num_warps"] == 4 and k["constexprs"] == {"BLOCK": 64}
+    assert k["shared_bytes"] == 0 and k["num_warps"] == 4 and k["constexprs"] == {"BLOCK": 64}
     assert k["grid"] == [16] and k["launches"] == 1
     assert k["signature"] == {"x_ptr": "*fp32", "b_ptr": "*fp32", "out_ptr": "*fp32", "n_cols": "i32",
                               "x_stride": "i32", "out_stride": "i32", "BLOCK": "constexpr"}
@@ -186,7 +186,7 @@ def test_static_check_compiles_a_good_kernel_for_sm90():
 
 def test_static_check_reports_a_kernel_that_does_not_compile():
     [k] = static(os.path.join(STATIC, "type_error.py"), VECTOR)["kernels"]
-    assert k["compiled"] is False and k["shared"] is None
+    assert k["compiled"] is False and k["shared_bytes"] is None
     assert "arange's arguments must be of type tl.constexpr" in k["error"]
 
 
@@ -195,7 +195,7 @@ def test_static_check_reports_the_shared_memory_of_a_kernel_too_big_for_the_gpu(
                             "b": {"shape": [256, 256], "stride": [256, 1], "dtype": "float16"}},
                  "outputs": {"c": {"shape": [256, 256], "stride": [256, 1], "dtype": "float32"}}}
     [k] = static(os.path.join(STATIC, "big_shared.py"), interface)["kernels"]
-    assert k["compiled"] and k["shared"] > 232448  # the H200's per-block limit: the engine judges
+    assert k["compiled"] and k["shared_bytes"] > 232448  # the H200's per-block limit: the engine judges
     assert k["num_warps"] == 8 and k["num_stages"] == 4
 
 
@@ -206,14 +206,23 @@ def test_static_check_compiles_every_autotune_config():
     assert all(k["compiled"] for k in kernels)
 
 
+def test_static_check_compiles_every_config_of_an_inductor_style_kernel():
+    kernels = static(os.path.join(STATIC, "inductor_style.py"), {
+        "inputs": {"x": {"shape": [1048576], "stride": [1], "dtype": "float32"}},
+        "outputs": {"out": {"shape": [1048576], "stride": [1], "dtype": "float32"}}})["kernels"]
+    assert len(kernels) >= 1 and all(k["compiled"] and k["name"] == "triton_poi_fused_relu_0" for k in kernels)
+    assert all("XBLOCK" in k["constexprs"] and k["signature"]["xnumel"] == "i32" for k in kernels)
+
+
 def test_static_check_reports_import_interface_and_run_errors():
     syntax = static(os.path.join(STATIC, "syntax_error.py"), VECTOR)
-    assert not syntax["loaded"] and syntax["import_error"]["kind"] == "syntax"
-    assert "line 4" in syntax["import_error"]["message"]
+    assert not syntax["loaded"] and syntax["import_error_kind"] == "syntax"
+    assert syntax["import_error"].startswith("SyntaxError: ") and "line 4" in syntax["import_error"]
     one = static(os.path.join(STATIC, "one_parameter.py"), VECTOR)
     assert one["loaded"] and not one["has_run"] and one["run_params"] == ["inputs"]
     item = static(os.path.join(STATIC, "uses_item.py"), VECTOR)
-    assert item["kernels"] == [] and "meta tensors" in item["run_error"]["message"]
+    assert item["kernels"] == [] and "meta tensors" in item["run_error"]
+    assert item["run_error_kind"] == "exception"
 
 
 def test_static_check_refuses_the_interpreter(monkeypatch):
@@ -234,9 +243,10 @@ class FakeCompiledGraph:
         return self.module.call(inputs)
 
 
-BASELINE = "import torch\ndef call(args):\n    (x,) = args\n    args.clear()\n    return (torch.softmax(x * 0.5, -1),)\n"
-GOOD = ("import torch\ndef call(args):\n    (x,) = args\n    args.clear()\n    e = torch.exp(x * 0.5 - (x * 0.5).amax(-1, True))\n"
-        "    return (e / e.sum(-1, keepdim=True),)\n")
+BASELINE = ("import torch\ndef call(args):\n    (x,) = args\n    args.clear()\n"
+            "    return (torch.softmax(x * 0.5, -1),)\n")
+GOOD = ("import torch\ndef call(args):\n    (x,) = args\n    args.clear()\n"
+        "    e = torch.exp(x * 0.5 - (x * 0.5).amax(-1, True))\n    return (e / e.sum(-1, keepdim=True),)\n")
 WRONG = "import torch\ndef call(args):\n    (x,) = args\n    args.clear()\n    return (x * 0.5,)\n"
 
 
@@ -262,6 +272,11 @@ def test_model_check_redirects_graphs_and_measures(tmp_path, monkeypatch):
     [wrong] = session.model_check({"recomposed": {"0": str(files["wrong"])}, "seeds": [0]})["seeds"]
     assert not wrong["allclose_1e4"] and wrong["max_abs_vs_eager"] > 0.1 and wrong["candidate_err_f64"] > 0.1
     assert wrong["baseline_err_f64"] < 1e-6
+    files["raises"] = tmp_path / "raises.py"
+    files["raises"].write_text("def call(args):\n    raise RuntimeError('recomposed call failed')\n")
+    [raised] = session.model_check({"recomposed": {"0": str(files["raises"])}, "seeds": [1]})["seeds"]
+    assert raised["error"] == {"kind": "exception", "message": "RuntimeError: recomposed call failed"}
+    assert raised["allclose_1e4"] is False and raised["candidate_err_f64"] == float("inf")
     assert FakeCompiledGraph.__call__ is not None and graph([inputs[0][0]])[0].shape == (16, 64)
 
 

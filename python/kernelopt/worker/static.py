@@ -107,7 +107,7 @@ class Compiler:
         except Exception as exc:  # a kernel that does not compile is the candidate's error
             entry.update(compiled=False, error=_first_line(exc), compile_s=time.perf_counter() - t0)
             return None
-        entry.update(compiled=True, compile_s=time.perf_counter() - t0, shared=int(kernel.metadata.shared),
+        entry.update(compiled=True, compile_s=time.perf_counter() - t0, shared_bytes=int(kernel.metadata.shared),
                      num_warps=int(kernel.metadata.num_warps), signature=dict(signature))
         entry.update(ptxas_usage(kernel.asm.get("ptx", ""), self.arch))
         return kernel
@@ -118,7 +118,7 @@ class Compiler:
 
 def _entry(name, constexprs, num_warps, num_stages) -> dict:
     return {"name": name, "constexprs": constexprs, "num_warps": num_warps, "num_stages": num_stages,
-            "compiled": False, "error": None, "shared": None, "registers": None, "spill_stores": None,
+            "compiled": False, "error": None, "shared_bytes": None, "registers": None, "spill_stores": None,
             "spill_loads": None, "stack_bytes": None, "grid": None, "launches": 0, "kernel": None}
 
 
@@ -160,6 +160,21 @@ class intercepted:
             return result
 
         JITFunction.run, Autotuner.run = run, tune
+        self._inductor = _inductor_autotuner()
+        if self._inductor is not None:  # Inductor-style kernels: compile each config, never launch
+            self._saved_inductor = self._inductor.run
+
+            def inductor_run(tuner, *args, stream=None, benchmark_run=False, **kwargs):
+                result = None
+                for config in tuner.configs:
+                    options = {**kwargs, **config.all_kwargs()}
+                    given = set(tuner.fn.arg_names[:len(args)]) | set(options)
+                    options.update({k: v for k, v in tuner.triton_meta.get("constants", {}).items()
+                                    if isinstance(k, str) and k not in given})
+                    result = compiler.launch(tuner.fn, args, None, options)
+                return result
+
+            self._inductor.run = inductor_run
         return self
 
     def __exit__(self, *exc):
@@ -167,7 +182,19 @@ class intercepted:
         from triton.runtime.jit import JITFunction
 
         JITFunction.run, Autotuner.run = self._saved
+        if self._inductor is not None:
+            self._inductor.run = self._saved_inductor
         return False
+
+
+def _inductor_autotuner():
+    """Inductor's CachingAutotuner class (its kernels launch without JITFunction.run), if torch
+    is there."""
+    try:
+        from torch._inductor.runtime.triton_heuristics import CachingAutotuner
+    except ImportError:
+        return None
+    return CachingAutotuner
 
 
 def meta_tensors(interface: dict) -> tuple[dict, dict]:
@@ -199,14 +226,15 @@ def static_check(path: str, interface: dict, arch: int, load) -> dict:
     from .errors import failure
 
     t0 = time.perf_counter()
-    result = {"loaded": False, "import_error": None, "has_run": False, "run_params": None,
-              "run_error": None, "kernels": [], "arch": arch}
+    result = {"loaded": False, "import_error": None, "import_error_kind": None, "has_run": False,
+              "run_params": None, "run_error": None, "run_error_kind": None, "kernels": [], "arch": arch}
     try:
         module = load(path)
     except SyntaxError as exc:
-        result["import_error"] = {"kind": "syntax", "message": one_line(exc)}
+        result.update(import_error=one_line(exc), import_error_kind="syntax")
     except Exception as exc:  # an import-time failure of the candidate is data
-        result["import_error"] = failure(exc)
+        error = failure(exc)
+        result.update(import_error=error["message"], import_error_kind=error["kind"])
     else:
         result["loaded"] = True
         params = run_parameters(module)
@@ -219,7 +247,8 @@ def static_check(path: str, interface: dict, arch: int, load) -> dict:
                 with intercepted(compiler):
                     module.run(inputs, outputs)
             except Exception as exc:  # e.g. .item() on a meta tensor: the engine decides
-                result["run_error"] = failure(exc)
+                error = failure(exc)
+                result.update(run_error=error["message"], run_error_kind=error["kind"])
             result["kernels"] = compiler.report()
     result["seconds"] = time.perf_counter() - t0
     return result

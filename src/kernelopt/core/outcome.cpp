@@ -5,8 +5,9 @@
 
 namespace kernelopt {
 
-std::string to_string(Status status) {
-  static constexpr std::array<std::pair<Status, const char*>, 18> kNames = {{
+namespace {
+
+constexpr std::array<std::pair<Status, const char*>, 18> kNames = {{
       {Status::kOk, "ok"},
       {Status::kCompileFailed, "compile_failed"},
       {Status::kResourceExceeded, "resource_exceeded"},
@@ -26,10 +27,21 @@ std::string to_string(Status status) {
       {Status::kSlower, "slower"},
       {Status::kSkipped, "skipped"},
   }};
+
+}  // namespace
+
+std::string to_string(Status status) {
   for (const auto& [value, name] : kNames) {
     if (value == status) return name;
   }
   return "unknown";
+}
+
+Status status_from_string(const std::string& name) {
+  for (const auto& [value, text] : kNames) {
+    if (name == text) return value;
+  }
+  return Status::kRaised;
 }
 
 nlohmann::json to_json(const Outcome& outcome) {

@@ -30,6 +30,9 @@ enum class Status {
 
 std::string to_string(Status status);
 
+// The status named by to_string; kRaised for an unknown name (a store written by a newer build).
+Status status_from_string(const std::string& name);
+
 // One gate's verdict with its reason and the numbers it rests on.
 struct Outcome {
   Status status = Status::kOk;

@@ -9,6 +9,7 @@
 #include "kernelopt/core/error.hpp"
 #include "kernelopt/engine/ask.hpp"
 #include "kernelopt/engine/doctor.hpp"
+#include "kernelopt/engine/files.hpp"
 #include "kernelopt/report/show_text.hpp"
 
 namespace kernelopt::engine {
@@ -16,17 +17,6 @@ namespace kernelopt::engine {
 namespace fs = std::filesystem;
 
 namespace {
-
-void write_text(const fs::path& path, const std::string& text) {
-  if (path.has_parent_path()) fs::create_directories(path.parent_path());
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << text;
-    if (!out.flush()) throw Error("kernelopt.io", fmt::format("cannot write {}", tmp.string()));
-  }
-  fs::rename(tmp, path);
-}
 
 std::string json_name(const nlohmann::json& doc) {
   const std::string level =
@@ -71,7 +61,7 @@ int show_command(const ShowCommand& command) {
       if (!command.json.empty()) {
         const fs::path path =
             many ? fs::path(command.json) / json_name(doc) : fs::path(command.json);
-        write_text(path, doc.dump(1) + "\n");
+        write_file(path, doc.dump(1) + "\n");
       }
       docs.push_back(std::move(doc));
     } catch (const Error& error) {
@@ -80,7 +70,7 @@ int show_command(const ShowCommand& command) {
       if (status == 0) status = static_cast<int>(error.code());
     }
   }
-  if (!command.markdown.empty()) write_text(command.markdown, report::format_show_table(docs));
+  if (!command.markdown.empty()) write_file(command.markdown, report::format_show_table(docs));
   return status;
 }
 

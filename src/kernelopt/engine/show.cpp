@@ -16,6 +16,7 @@
 #include "kernelopt/core/error.hpp"
 #include "kernelopt/engine/ask.hpp"
 #include "kernelopt/engine/doctor.hpp"
+#include "kernelopt/engine/files.hpp"
 #include "kernelopt/recompose/instrument.hpp"
 
 namespace kernelopt::engine {
@@ -26,24 +27,6 @@ using std::chrono::milliseconds;
 namespace {
 
 constexpr milliseconds kShortDeadline{120000};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("kernelopt.io", fmt::format("cannot read {}", path.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void write_file(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out.flush()) throw Error("kernelopt.io", fmt::format("cannot write {}", tmp.string()));
-  }
-  fs::rename(tmp, path);
-}
 
 // A temporary run directory removed when the show ends, unless the user named one.
 class RunDir {
@@ -107,14 +90,9 @@ analysis::GraphRun time_graph(worker::Worker& worker,
                               const nlohmann::json& graph,
                               const ShowOptions& options,
                               const std::string& subject) {
-  analysis::GraphRun run;
   const fs::path path = graph.at("path").get<std::string>();
   const std::string text = read_file(path);
-  run.code = inductor::parse_output_code(text);
-  run.calls = std::max(1, graph.value("calls", 1));
-  for (const auto& arg : graph.at("args")) {
-    run.args.push_back(tensor_info(arg));
-  }
+  analysis::GraphRun run = parse_graph(graph, text);
   const recompose::Instrumented timed = recompose::instrument_launches(text, run.code);
   if (timed.marks == 0) return run;
   fs::path timed_path = path;
@@ -150,6 +128,16 @@ nlohmann::json time_variant(worker::Worker& worker,
 }
 
 }  // namespace
+
+analysis::GraphRun parse_graph(const nlohmann::json& graph, const std::string& text) {
+  analysis::GraphRun run;
+  run.code = inductor::parse_output_code(text);
+  run.calls = std::max(1, graph.value("calls", 1));
+  for (const auto& arg : graph.at("args")) {
+    run.args.push_back(tensor_info(arg));
+  }
+  return run;
+}
 
 void handshake(worker::Worker& worker) {
   const nlohmann::json hello = ask(worker, {{"op", "hello"}}, kShortDeadline, "the worker");

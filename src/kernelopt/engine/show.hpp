@@ -47,6 +47,10 @@ nlohmann::json assemble_show(const ShowOptions& options,
                              std::optional<int> level,
                              const std::string& date);
 
+// A captured graph (an entry of capture's "graphs") parsed from its output code `text`, with its
+// arguments' tensor info and call count; no times yet.
+analysis::GraphRun parse_graph(const nlohmann::json& graph, const std::string& text);
+
 // Checks the worker's protocol version (the `hello` handshake); throws on a mismatch.
 void handshake(worker::Worker& worker);
 

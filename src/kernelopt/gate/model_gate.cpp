@@ -29,6 +29,13 @@ Outcome judge_model(const nlohmann::json& n, const Thresholds& t) {
   if (seeds.empty()) return Outcome{Status::kRaised, kGate, "no seed was checked", n};
   int fallbacks = 0;
   for (const auto& s : seeds) {
+    if (s.contains("error") && s["error"].is_object()) {
+      return Outcome{s["error"].value("kind", "") == "cuda" ? Status::kCrashed : Status::kRaised,
+                     kGate,
+                     fmt::format("seed {}: {}", s.value("seed", -1),
+                                 s["error"].value("message", "the recomposed model failed")),
+                     n};
+    }
     if (s.value("allclose_1e4", false)) continue;
     const double candidate = number(s, "candidate_err_f64");
     const double baseline = number(s, "baseline_err_f64");

@@ -1,0 +1,44 @@
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "kernelopt/core/error.hpp"
+#include "kernelopt/engine/files.hpp"
+#include "kernelopt/engine/verify.hpp"
+#include "kernelopt/recompose/patch.hpp"
+
+namespace kernelopt::engine {
+
+namespace fs = std::filesystem;
+
+std::pair<int, std::string> parse_candidate_spec(const std::string& spec) {
+  const auto eq = spec.find('=');
+  std::string segment = eq == std::string::npos ? "" : spec.substr(0, eq);
+  if (segment.rfind("seg", 0) == 0) segment = segment.substr(3);
+  const bool digits = !segment.empty() && segment.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits || eq + 1 >= spec.size()) {
+    throw Error("kernelopt.usage",
+                fmt::format("--candidate {}: expected SEGMENT=FILE, e.g. seg2=my_kernel.py", spec),
+                ExitCode::kUsage);
+  }
+  return {std::stoi(segment), spec.substr(eq + 1)};
+}
+
+std::string emit_graph(const std::string& dir, int graph, const std::string& source,
+                       const inductor::OutputCode& code,
+                       const std::vector<gate::Candidate>& replaced) {
+  fs::create_directories(dir);
+  std::vector<recompose::Replacement> replacements;
+  for (const auto& c : replaced) {
+    if (c.face.graph != graph) continue;
+    const std::string file = fmt::format("seg{}.py", c.segment);
+    fs::copy_file(c.path, fs::path(dir) / file, fs::copy_options::overwrite_existing);
+    replacements.push_back({c.face, file});
+  }
+  const fs::path module = fs::path(dir) / fmt::format("graph_{}.py", graph);
+  write_file(module, recompose::substitute_segments(source, code, replacements));
+  return module.string();
+}
+
+}  // namespace kernelopt::engine

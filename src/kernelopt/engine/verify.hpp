@@ -1,0 +1,43 @@
+// `kernelopt verify`: run the gate cascade on hand-written candidates and, when the recomposed
+// model is accepted, write RUN_DIR/optimized/. Stages: handshake, environment, load, capture
+// (3 seeds), parse + segments, probes (each segment's real inputs and outputs), the cascade,
+// the outcome class, emission.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kernelopt/engine/show.hpp"
+#include "kernelopt/gate/gate.hpp"
+#include "kernelopt/worker/worker.hpp"
+
+namespace kernelopt::engine {
+
+struct VerifyOptions {
+  std::string problem;                                  // the problem file
+  std::vector<std::pair<int, std::string>> candidates;  // segment id -> candidate file
+  std::string run_dir;                                  // store, graphs, optimized/
+  std::chrono::seconds timeout{1800};                   // load / capture deadline
+  std::chrono::seconds gate_timeout{600};               // each gate request's deadline
+  gate::Thresholds thresholds;
+};
+
+// Runs verify; returns the result document (per candidate and per set: each gate's verdict with
+// its numbers; the outcome class). Throws kernelopt::Error for bad input or a missing GPU.
+nlohmann::json run_verify(const VerifyOptions& options, worker::Worker& worker,
+                          const Progress& progress);
+
+// Parses "SEGMENT=FILE" (segment as "3" or "seg3"); throws Error (usage) when malformed.
+std::pair<int, std::string> parse_candidate_spec(const std::string& spec);
+
+// Writes one graph's recomposed module and its candidates' files into `dir`; returns the module's
+// path. Graphs without replacements are copied unchanged.
+std::string emit_graph(const std::string& dir, int graph, const std::string& source,
+                       const inductor::OutputCode& code,
+                       const std::vector<gate::Candidate>& replaced);
+
+}  // namespace kernelopt::engine

@@ -1,0 +1,127 @@
+// A tour: run() checks each candidate alone (G1 static, then G2 isolated), keeps those that pass,
+// and checks them together on the recomposed model (G3 model, then G4 performance). When the set
+// fails a model gate, it retries twice, each time without the last candidate of the set (the
+// caller orders candidates by how much they are expected to give, most first), then gives up: the
+// compiler's kernels stay. remembered() is the resume point: a verdict in the store is reused.
+#include "kernelopt/gate/cascade.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "kernelopt/core/error.hpp"
+
+namespace kernelopt::gate {
+
+namespace {
+
+constexpr int kRetries = 2;
+
+bool all_ok(const std::vector<Outcome>& outcomes) {
+  for (const auto& o : outcomes) {
+    if (!o.ok()) return false;
+  }
+  return !outcomes.empty();
+}
+
+}  // namespace
+
+bool CandidateVerdicts::passed() const { return all_ok(outcomes) && outcomes.size() == 2; }
+
+bool SetVerdicts::passed() const { return all_ok(outcomes) && outcomes.size() == 2; }
+
+std::string content_key(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("kernelopt.candidate", fmt::format("{}: no such file", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::uint64_t hash = 1469598103934665603ULL;
+  for (const char c : text.str()) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 1099511628211ULL;
+  }
+  return fmt::format("{:016x}", hash);
+}
+
+Cascade::Cascade(GateContext context, store::Store* store, std::int64_t problem_id,
+                 Recomposer recompose)
+    : context_(std::move(context)),
+      store_(store),
+      problem_id_(problem_id),
+      recompose_(std::move(recompose)) {}
+
+std::int64_t Cascade::candidate_row(int segment, const std::string& key, const std::string& path) {
+  if (store_ == nullptr) return -1;
+  return store_->add_candidate(problem_id_, segment, key, path, "user");
+}
+
+Outcome Cascade::remembered(std::int64_t row, const std::string& gate,
+                            const std::function<Outcome()>& check) {
+  if (store_ != nullptr) {
+    if (auto stored = store_->gate_result(row, gate)) {
+      return Outcome{status_from_string(stored->status), gate, stored->detail, stored->numbers};
+    }
+  }
+  Outcome outcome = check();
+  if (store_ != nullptr) {
+    store_->record_gate(row, gate, to_string(outcome.status), outcome.detail, outcome.numbers);
+  }
+  return outcome;
+}
+
+CandidateVerdicts Cascade::check_candidate(const Candidate& candidate) {
+  CandidateVerdicts verdicts{candidate, {}};
+  const std::int64_t row =
+      candidate_row(candidate.segment, content_key(candidate.path), candidate.path);
+  verdicts.outcomes.push_back(
+      remembered(row, "G1 static", [&] { return check_static(context_, candidate); }));
+  if (!verdicts.outcomes.back().ok()) return verdicts;
+  verdicts.outcomes.push_back(
+      remembered(row, "G2 isolated", [&] { return check_isolated(context_, candidate); }));
+  return verdicts;
+}
+
+SetVerdicts Cascade::check_set(const std::vector<Candidate>& set) {
+  SetVerdicts verdicts;
+  std::string key = "set";
+  for (const auto& c : set) {
+    verdicts.segments.push_back(c.segment);
+    key += fmt::format(":{}={}", c.segment, content_key(c.path));
+  }
+  const std::int64_t row = candidate_row(-1, key, "");
+  Recomposed recomposed;
+  auto model = [&] {
+    if (recomposed.empty()) recomposed = recompose_(set);
+    return check_model(context_, recomposed);
+  };
+  verdicts.outcomes.push_back(remembered(row, "G3 model", model));
+  if (!verdicts.outcomes.back().ok()) return verdicts;
+  auto performance = [&] {
+    if (recomposed.empty()) recomposed = recompose_(set);
+    return check_performance(context_, recomposed);
+  };
+  verdicts.outcomes.push_back(remembered(row, "G4 performance", performance));
+  return verdicts;
+}
+
+CascadeResult Cascade::run(const std::vector<Candidate>& candidates) {
+  CascadeResult result;
+  std::vector<Candidate> set;
+  for (const auto& candidate : candidates) {
+    result.candidates.push_back(check_candidate(candidate));
+    if (result.candidates.back().passed()) set.push_back(candidate);
+  }
+  for (int attempt = 0; attempt <= kRetries && !set.empty(); ++attempt) {
+    result.attempts.push_back(check_set(set));
+    if (result.attempts.back().passed()) {
+      result.accepted = result.attempts.size() - 1;
+      break;
+    }
+    set.pop_back();
+  }
+  return result;
+}
+
+}  // namespace kernelopt::gate
