@@ -39,6 +39,24 @@ int main(int argc, char** argv) {
   auto* table_cmd = app.add_subcommand("table", "a Markdown table over show JSON files");
   table_cmd->add_option("files", table_files, "JSON files written by show --json")->required();
 
+  kernelopt::engine::VerifyCommand verify;
+  long verify_timeout = 1800;
+  long gate_timeout = 600;
+  auto* verify_cmd = app.add_subcommand("verify", "run the gates on hand-written candidates");
+  verify_cmd->add_option("problem", verify.options.problem, "problem file")->required();
+  verify_cmd->add_option("--candidate", verify.candidates, "SEGMENT=FILE (e.g. seg2=k.py)")
+      ->required();
+  verify_cmd->add_option("-o,--run-dir", verify.options.run_dir,
+                         "run directory (store, optimized/); default runs/verify/NAME");
+  verify_cmd->add_option("--json", verify.json, "also write the verdicts as JSON");
+  verify_cmd->add_option("--timeout", verify_timeout, "seconds for load and capture")
+      ->check(CLI::Range(1, 86400));
+  verify_cmd->add_option("--gate-timeout", gate_timeout, "seconds for each gate request")
+      ->check(CLI::Range(1, 86400));
+  verify_cmd->add_option("--samples", verify.options.thresholds.samples,
+                         "timing samples per side in the performance gate")
+      ->check(CLI::Range(5, 10000));
+
   CheckCommand check;
   long check_timeout = 600;
   auto* check_cmd = app.add_subcommand("check", "load and validate a problem file");
@@ -55,6 +73,11 @@ int main(int argc, char** argv) {
       return kernelopt::engine::show_command(show);
     }
     if (*table_cmd) return kernelopt::engine::table_command(table_files);
+    if (*verify_cmd) {
+      verify.options.timeout = std::chrono::seconds(verify_timeout);
+      verify.options.gate_timeout = std::chrono::seconds(gate_timeout);
+      return kernelopt::engine::verify_command(verify);
+    }
     check.timeout = std::chrono::seconds(check_timeout);
     return kernelopt::engine::check_command(check);
   } catch (const kernelopt::Error& error) {

@@ -11,6 +11,7 @@
 #include "kernelopt/engine/doctor.hpp"
 #include "kernelopt/engine/files.hpp"
 #include "kernelopt/report/show_text.hpp"
+#include "kernelopt/report/verify_text.hpp"
 
 namespace kernelopt::engine {
 
@@ -72,6 +73,23 @@ int show_command(const ShowCommand& command) {
   }
   if (!command.markdown.empty()) write_file(command.markdown, report::format_show_table(docs));
   return status;
+}
+
+int verify_command(VerifyCommand command) {
+  for (const auto& spec : command.candidates) {
+    command.options.candidates.push_back(parse_candidate_spec(spec));
+  }
+  if (command.options.run_dir.empty()) {
+    command.options.run_dir =
+        (fs::path("runs") / "verify" / fs::path(command.options.problem).stem()).string();
+  }
+  worker::Worker worker(default_options());
+  const nlohmann::json doc = run_verify(
+      command.options, worker,
+      [](const std::string& line) { std::fprintf(stderr, "... %s\n", line.c_str()); });
+  std::fputs(report::format_verify(doc).c_str(), stdout);
+  if (!command.json.empty()) write_file(command.json, doc.dump(1) + "\n");
+  return doc.contains("optimized") ? 0 : 1;
 }
 
 int table_command(const std::vector<std::string>& files) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "kernelopt/engine/show.hpp"
+#include "kernelopt/engine/verify.hpp"
 
 namespace kernelopt::engine {
 
@@ -25,6 +26,16 @@ int show_command(const ShowCommand& command);
 
 // `kernelopt table`: prints a Markdown table over show documents (files written by show --json).
 int table_command(const std::vector<std::string>& files);
+
+struct VerifyCommand {
+  std::vector<std::string> candidates;  // "SEGMENT=FILE"
+  std::string json;                     // also write the document here
+  VerifyOptions options;
+};
+
+// `kernelopt verify`: the gate cascade on hand-written candidates. Returns 0 when the model
+// with them was accepted, 1 when the compiler's kernels stay.
+int verify_command(VerifyCommand command);
 
 struct CheckCommand {
   std::string problem;

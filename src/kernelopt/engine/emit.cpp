@@ -41,4 +41,33 @@ std::string emit_graph(const std::string& dir, int graph, const std::string& sou
   return module.string();
 }
 
+nlohmann::json write_optimized(const fs::path& dir, const std::string& problem,
+                               const nlohmann::json& captured,
+                               const std::vector<std::string>& texts,
+                               const std::vector<analysis::GraphRun>& runs,
+                               const std::vector<gate::Candidate>& accepted,
+                               const nlohmann::json& verdicts) {
+  const fs::path tmp = dir.string() + ".tmp";
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  nlohmann::json manifest;
+  manifest["schema"] = "kernelopt.optimized/1";
+  manifest["problem"] = "problem.py";
+  manifest["mode"] = "max-autotune-no-cudagraphs";
+  manifest["graphs"] = nlohmann::json::array();
+  for (std::size_t g = 0; g < texts.size(); ++g) {
+    emit_graph(tmp.string(), static_cast<int>(g), texts[g], runs[g].code, accepted);
+    manifest["graphs"].push_back(fmt::format("graph_{}.py", g));
+  }
+  manifest["call_order"] = captured.value("call_order", nlohmann::json::array());
+  manifest["segments"] = nlohmann::json::array();
+  for (const auto& c : accepted) manifest["segments"].push_back(c.segment);
+  manifest["outcome"] = verdicts.value("outcome", nlohmann::json::object());
+  fs::copy_file(problem, tmp / "problem.py", fs::copy_options::overwrite_existing);
+  write_file(tmp / "manifest.json", manifest.dump(1) + "\n");
+  fs::remove_all(dir);
+  fs::rename(tmp, dir);
+  return manifest;
+}
+
 }  // namespace kernelopt::engine

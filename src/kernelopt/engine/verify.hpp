@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,5 +40,15 @@ std::pair<int, std::string> parse_candidate_spec(const std::string& spec);
 std::string emit_graph(const std::string& dir, int graph, const std::string& source,
                        const inductor::OutputCode& code,
                        const std::vector<gate::Candidate>& replaced);
+
+// Writes `dir` (RUN_DIR/optimized): every graph's module (recomposed where a candidate was
+// accepted), the candidates, a copy of the problem file and manifest.json, which
+// `kernelopt.load(dir)` reads. Returns the manifest.
+nlohmann::json write_optimized(const std::filesystem::path& dir, const std::string& problem,
+                               const nlohmann::json& captured,
+                               const std::vector<std::string>& texts,
+                               const std::vector<analysis::GraphRun>& runs,
+                               const std::vector<gate::Candidate>& accepted,
+                               const nlohmann::json& verdicts);
 
 }  // namespace kernelopt::engine

@@ -1,0 +1,186 @@
+// The verify pipeline. The worker captures and measures; the engine finds the segments, decides
+// what to probe, judges every gate and writes the optimized module.
+#include "kernelopt/engine/verify.hpp"
+
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "kernelopt/core/error.hpp"
+#include "kernelopt/engine/ask.hpp"
+#include "kernelopt/engine/doctor.hpp"
+#include "kernelopt/engine/files.hpp"
+#include "kernelopt/engine/outcome_class.hpp"
+#include "kernelopt/gate/cascade.hpp"
+#include "kernelopt/recompose/patch.hpp"
+#include "kernelopt/store/store.hpp"
+
+namespace kernelopt::engine {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Graphs {
+  std::vector<analysis::GraphRun> runs;
+  std::vector<std::string> texts;
+  analysis::DispatchMap map;
+};
+
+Graphs parse_graphs(const nlohmann::json& captured) {
+  Graphs g;
+  for (const auto& graph : captured.at("graphs")) {
+    g.texts.push_back(read_file(graph.at("path").get<std::string>()));
+    g.runs.push_back(parse_graph(graph, g.texts.back()));
+  }
+  g.map = analysis::build_dispatch_map(g.runs, {});
+  return g;
+}
+
+// Probes the segments that have candidates and returns their tensors, by segment.
+std::map<int, nlohmann::json> probe(worker::Worker& worker, const Graphs& g,
+                                    const std::map<int, recompose::SegmentInterface>& faces,
+                                    const fs::path& dir, const VerifyOptions& options) {
+  std::map<int, std::vector<recompose::SegmentInterface>> by_graph;
+  for (const auto& [id, face] : faces) by_graph[face.graph].push_back(face);
+  std::map<int, nlohmann::json> tensors;
+  for (const auto& [graph, list] : by_graph) {
+    const fs::path path = dir / fmt::format("graph_{}.probed.py", graph);
+    write_file(path, recompose::probe_segments(g.texts[graph], g.runs[graph].code, list));
+    nlohmann::json ids = nlohmann::json::array();
+    for (const auto& face : list) ids.push_back(face.segment);
+    const nlohmann::json response =
+        ask(worker, {{"op", "segment_capture"}, {"graph", graph}, {"path", path.string()},
+                     {"segments", ids}},
+            options.timeout, options.problem);
+    for (const auto& s : response.at("segments")) {
+      tensors[s.at("id").get<int>()] = {{"inputs", s.at("inputs")}, {"outputs", s.at("outputs")}};
+    }
+  }
+  return tensors;
+}
+
+std::vector<gate::Candidate> make_candidates(const VerifyOptions& options, const Graphs& g,
+                                             std::map<int, recompose::SegmentInterface>& faces) {
+  std::vector<gate::Candidate> candidates;
+  std::set<int> seen;
+  for (const auto& [segment, path] : options.candidates) {
+    if (segment < 0 || segment >= static_cast<int>(g.map.segments.size())) {
+      throw Error("kernelopt.usage",
+                  fmt::format("{}: no segment {} (the problem has {}; see `kernelopt show`)",
+                              options.problem, segment, g.map.segments.size()),
+                  ExitCode::kUsage);
+    }
+    if (!seen.insert(segment).second) {
+      throw Error("kernelopt.usage", fmt::format("two candidates for segment {}", segment),
+                  ExitCode::kUsage);
+    }
+    if (!fs::is_regular_file(path)) {
+      throw Error("kernelopt.usage", fmt::format("{}: no such candidate file", path),
+                  ExitCode::kUsage);
+    }
+    const analysis::Segment& seg = g.map.segments[segment];
+    faces[segment] = recompose::segment_interface(g.runs[seg.graph].code, g.map, seg);
+    candidates.push_back({segment, fs::absolute(path).string(), faces[segment], nullptr});
+  }
+  return candidates;
+}
+
+nlohmann::json outcomes_json(const std::vector<Outcome>& outcomes) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& o : outcomes) list.push_back(to_json(o));
+  return list;
+}
+
+nlohmann::json result_json(const gate::CascadeResult& result, const ProblemOutcome& outcome) {
+  nlohmann::json doc;
+  doc["candidates"] = nlohmann::json::array();
+  for (const auto& c : result.candidates) {
+    doc["candidates"].push_back({{"segment", c.candidate.segment},
+                                 {"file", c.candidate.path},
+                                 {"passed", c.passed()},
+                                 {"gates", outcomes_json(c.outcomes)}});
+  }
+  doc["attempts"] = nlohmann::json::array();
+  for (const auto& a : result.attempts) {
+    doc["attempts"].push_back(
+        {{"segments", a.segments}, {"passed", a.passed()}, {"gates", outcomes_json(a.outcomes)}});
+  }
+  doc["outcome"] = to_json(outcome);
+  return doc;
+}
+
+}  // namespace
+
+nlohmann::json run_verify(const VerifyOptions& options, worker::Worker& worker,
+                          const Progress& progress) {
+  auto say = [&](const std::string& line) {
+    if (progress) progress(line);
+  };
+  if (!fs::is_regular_file(options.problem)) {
+    throw Error("kernelopt.problem", fmt::format("{}: no such file", options.problem),
+                ExitCode::kProblem);
+  }
+  handshake(worker);
+  require_gpu(worker, "kernelopt verify");
+  const fs::path run_dir = options.run_dir;
+  fs::create_directories(run_dir / "work");
+  store::Store store = store::Store::open(run_dir.string());
+  const std::int64_t problem_id =
+      store.upsert_problem(fs::path(options.problem).stem().string(), options.problem);
+  store.set_problem_status(problem_id, store::ProblemStatus::kRunning, "", "");
+  say(fmt::format("loading and compiling {} (3 seeds)", options.problem));
+  ask(worker, {{"op", "load"}, {"problem", fs::absolute(options.problem).string()},
+               {"label", options.problem}, {"device", "cuda"}},
+      options.timeout, options.problem);
+  const nlohmann::json captured =
+      ask(worker, {{"op", "capture"}, {"run_dir", (run_dir / "work").string()},
+                   {"seeds", options.thresholds.seeds}, {"references", true}},
+          options.timeout, options.problem);
+  const Graphs graphs = parse_graphs(captured);
+  std::map<int, recompose::SegmentInterface> faces;
+  std::vector<gate::Candidate> candidates = make_candidates(options, graphs, faces);
+  say("capturing the segments' real inputs and outputs");
+  const auto tensors = probe(worker, graphs, faces, run_dir / "work", options);
+  for (auto& c : candidates) c.tensors = tensors.count(c.segment) ? tensors.at(c.segment) : nullptr;
+
+  const fs::path attempt_dir = run_dir / "work" / "recomposed";
+  int attempt = 0;
+  auto recompose = [&](const std::vector<gate::Candidate>& set) {
+    const fs::path dir = attempt_dir / std::to_string(attempt++);
+    gate::Recomposed out;
+    for (std::size_t g = 0; g < graphs.runs.size(); ++g) {
+      out[static_cast<int>(g)] = emit_graph(dir.string(), static_cast<int>(g), graphs.texts[g],
+                                            graphs.runs[g].code, set);
+    }
+    return out;
+  };
+  gate::GateContext context{&worker, options.problem,
+                            std::chrono::duration_cast<std::chrono::milliseconds>(
+                                options.gate_timeout),
+                            options.thresholds};
+  say("running the gates");
+  gate::Cascade cascade(context, &store, problem_id, recompose);
+  const gate::CascadeResult result = cascade.run(candidates);
+  const ProblemOutcome outcome = classify_problem(graphs.map.problem_class, result);
+  nlohmann::json doc = result_json(result, outcome);
+  doc["problem"] = options.problem;
+  doc["segments"] = graphs.map.segments.size();
+  if (result.accepted) {
+    std::vector<gate::Candidate> accepted;
+    for (const auto& c : candidates) {
+      const auto& segs = result.attempts[*result.accepted].segments;
+      if (std::find(segs.begin(), segs.end(), c.segment) != segs.end()) accepted.push_back(c);
+    }
+    doc["optimized"] = write_optimized(run_dir / "optimized", options.problem, captured, graphs.texts,
+                                       graphs.runs, accepted, doc);
+  }
+  store.set_problem_status(problem_id, store::ProblemStatus::kDone, outcome.outcome_class,
+                           outcome.reason);
+  write_file(run_dir / "verify.json", doc.dump(1) + "\n");
+  return doc;
+}
+
+}  // namespace kernelopt::engine
