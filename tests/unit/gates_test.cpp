@@ -130,15 +130,15 @@ TEST(Model, EagerMatchFallbackAndMismatch) {
 
 TEST(Model, SeedErrorsAreFailuresNotFallbacks) {
   json n = {{"seeds", json::array({{{"seed", 1},
-                                     {"error", {{"kind", "exception"}, {"message", "boom"}}}}})}};
+                                    {"error", {{"kind", "exception"}, {"message", "boom"}}}}})}};
   EXPECT_EQ(judge_model(n, Thresholds{}).status, Status::kRaised);
   n["seeds"][0]["error"]["kind"] = "cuda";
   EXPECT_EQ(judge_model(n, Thresholds{}).status, Status::kCrashed);
 }
 
 TEST(Isolated, LoadErrorIsACompileFailure) {
-  const Outcome o = judge_isolated({{"load_error", "SyntaxError: x"}, {"seeds", json::array()}},
-                                   Thresholds{});
+  const Outcome o =
+      judge_isolated({{"load_error", "SyntaxError: x"}, {"seeds", json::array()}}, Thresholds{});
   EXPECT_EQ(o.status, Status::kCompileFailed);
 }
 

@@ -53,8 +53,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 86400));
   verify_cmd->add_option("--gate-timeout", gate_timeout, "seconds for each gate request")
       ->check(CLI::Range(1, 86400));
-  verify_cmd->add_option("--samples", verify.options.thresholds.samples,
-                         "timing samples per side in the performance gate")
+  verify_cmd
+      ->add_option("--samples", verify.options.thresholds.samples,
+                   "timing samples per side in the performance gate")
       ->check(CLI::Range(5, 10000));
 
   CheckCommand check;

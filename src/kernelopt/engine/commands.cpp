@@ -84,9 +84,9 @@ int verify_command(VerifyCommand command) {
         (fs::path("runs") / "verify" / fs::path(command.options.problem).stem()).string();
   }
   worker::Worker worker(default_options());
-  const nlohmann::json doc = run_verify(
-      command.options, worker,
-      [](const std::string& line) { std::fprintf(stderr, "... %s\n", line.c_str()); });
+  const nlohmann::json doc = run_verify(command.options, worker, [](const std::string& line) {
+    std::fprintf(stderr, "... %s\n", line.c_str());
+  });
   std::fputs(report::format_verify(doc).c_str(), stdout);
   if (!command.json.empty()) write_file(command.json, doc.dump(1) + "\n");
   return doc.contains("optimized") ? 0 : 1;

@@ -16,7 +16,8 @@ std::pair<int, std::string> parse_candidate_spec(const std::string& spec) {
   const auto eq = spec.find('=');
   std::string segment = eq == std::string::npos ? "" : spec.substr(0, eq);
   if (segment.rfind("seg", 0) == 0) segment = segment.substr(3);
-  const bool digits = !segment.empty() && segment.find_first_not_of("0123456789") == std::string::npos;
+  const bool digits =
+      !segment.empty() && segment.find_first_not_of("0123456789") == std::string::npos;
   if (!digits || eq + 1 >= spec.size()) {
     throw Error("kernelopt.usage",
                 fmt::format("--candidate {}: expected SEGMENT=FILE, e.g. seg2=my_kernel.py", spec),
@@ -25,7 +26,9 @@ std::pair<int, std::string> parse_candidate_spec(const std::string& spec) {
   return {std::stoi(segment), spec.substr(eq + 1)};
 }
 
-std::string emit_graph(const std::string& dir, int graph, const std::string& source,
+std::string emit_graph(const std::string& dir,
+                       int graph,
+                       const std::string& source,
                        const inductor::OutputCode& code,
                        const std::vector<gate::Candidate>& replaced) {
   fs::create_directories(dir);
@@ -41,7 +44,8 @@ std::string emit_graph(const std::string& dir, int graph, const std::string& sou
   return module.string();
 }
 
-nlohmann::json write_optimized(const fs::path& dir, const std::string& problem,
+nlohmann::json write_optimized(const fs::path& dir,
+                               const std::string& problem,
                                const nlohmann::json& captured,
                                const std::vector<std::string>& texts,
                                const std::vector<analysis::GraphRun>& runs,
@@ -61,7 +65,8 @@ nlohmann::json write_optimized(const fs::path& dir, const std::string& problem,
   }
   manifest["call_order"] = captured.value("call_order", nlohmann::json::array());
   manifest["segments"] = nlohmann::json::array();
-  for (const auto& c : accepted) manifest["segments"].push_back(c.segment);
+  for (const auto& c : accepted)
+    manifest["segments"].push_back(c.segment);
   manifest["outcome"] = verdicts.value("outcome", nlohmann::json::object());
   fs::copy_file(problem, tmp / "problem.py", fs::copy_options::overwrite_existing);
   write_file(tmp / "manifest.json", manifest.dump(1) + "\n");

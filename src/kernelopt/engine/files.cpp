@@ -1,9 +1,9 @@
 #include "kernelopt/engine/files.hpp"
 
-#include <fmt/format.h>
-
 #include <fstream>
 #include <sstream>
+
+#include <fmt/format.h>
 
 #include "kernelopt/core/error.hpp"
 

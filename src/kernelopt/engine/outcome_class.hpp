@@ -12,10 +12,10 @@
 namespace kernelopt::engine {
 
 struct ProblemOutcome {
-  std::string outcome_class;  // "optimized", "matched (optimized)", "matched (synthesis failed)",
-                              // "fallback"
-  std::string reason;         // for a fallback: vendor-dominated, no Triton kernel, rejected by
-                              // the performance gate, model-level correctness
+  std::string outcome_class;    // "optimized", "matched (optimized)", "matched (synthesis failed)",
+                                // "fallback"
+  std::string reason;           // for a fallback: vendor-dominated, no Triton kernel, rejected by
+                                // the performance gate, model-level correctness
   std::optional<double> ratio;  // the accepted set's speedup over the baseline
   std::optional<double> low;
   std::optional<double> high;

@@ -40,21 +40,25 @@ Graphs parse_graphs(const nlohmann::json& captured) {
 }
 
 // Probes the segments that have candidates and returns their tensors, by segment.
-std::map<int, nlohmann::json> probe(worker::Worker& worker, const Graphs& g,
+std::map<int, nlohmann::json> probe(worker::Worker& worker,
+                                    const Graphs& g,
                                     const std::map<int, recompose::SegmentInterface>& faces,
-                                    const fs::path& dir, const VerifyOptions& options) {
+                                    const fs::path& dir,
+                                    const VerifyOptions& options) {
   std::map<int, std::vector<recompose::SegmentInterface>> by_graph;
-  for (const auto& [id, face] : faces) by_graph[face.graph].push_back(face);
+  for (const auto& [id, face] : faces)
+    by_graph[face.graph].push_back(face);
   std::map<int, nlohmann::json> tensors;
   for (const auto& [graph, list] : by_graph) {
     const fs::path path = dir / fmt::format("graph_{}.probed.py", graph);
     write_file(path, recompose::probe_segments(g.texts[graph], g.runs[graph].code, list));
     nlohmann::json ids = nlohmann::json::array();
-    for (const auto& face : list) ids.push_back(face.segment);
-    const nlohmann::json response =
-        ask(worker, {{"op", "segment_capture"}, {"graph", graph}, {"path", path.string()},
-                     {"segments", ids}},
-            options.timeout, options.problem);
+    for (const auto& face : list)
+      ids.push_back(face.segment);
+    const nlohmann::json response = ask(
+        worker,
+        {{"op", "segment_capture"}, {"graph", graph}, {"path", path.string()}, {"segments", ids}},
+        options.timeout, options.problem);
     for (const auto& s : response.at("segments")) {
       tensors[s.at("id").get<int>()] = {{"inputs", s.at("inputs")}, {"outputs", s.at("outputs")}};
     }
@@ -62,7 +66,8 @@ std::map<int, nlohmann::json> probe(worker::Worker& worker, const Graphs& g,
   return tensors;
 }
 
-std::vector<gate::Candidate> make_candidates(const VerifyOptions& options, const Graphs& g,
+std::vector<gate::Candidate> make_candidates(const VerifyOptions& options,
+                                             const Graphs& g,
                                              std::map<int, recompose::SegmentInterface>& faces) {
   std::vector<gate::Candidate> candidates;
   std::set<int> seen;
@@ -90,7 +95,8 @@ std::vector<gate::Candidate> make_candidates(const VerifyOptions& options, const
 
 nlohmann::json outcomes_json(const std::vector<Outcome>& outcomes) {
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& o : outcomes) list.push_back(to_json(o));
+  for (const auto& o : outcomes)
+    list.push_back(to_json(o));
   return list;
 }
 
@@ -114,7 +120,8 @@ nlohmann::json result_json(const gate::CascadeResult& result, const ProblemOutco
 
 }  // namespace
 
-nlohmann::json run_verify(const VerifyOptions& options, worker::Worker& worker,
+nlohmann::json run_verify(const VerifyOptions& options,
+                          worker::Worker& worker,
                           const Progress& progress) {
   auto say = [&](const std::string& line) {
     if (progress) progress(line);
@@ -132,19 +139,25 @@ nlohmann::json run_verify(const VerifyOptions& options, worker::Worker& worker,
       store.upsert_problem(fs::path(options.problem).stem().string(), options.problem);
   store.set_problem_status(problem_id, store::ProblemStatus::kRunning, "", "");
   say(fmt::format("loading and compiling {} (3 seeds)", options.problem));
-  ask(worker, {{"op", "load"}, {"problem", fs::absolute(options.problem).string()},
-               {"label", options.problem}, {"device", "cuda"}},
+  ask(worker,
+      {{"op", "load"},
+       {"problem", fs::absolute(options.problem).string()},
+       {"label", options.problem},
+       {"device", "cuda"}},
       options.timeout, options.problem);
-  const nlohmann::json captured =
-      ask(worker, {{"op", "capture"}, {"run_dir", (run_dir / "work").string()},
-                   {"seeds", options.thresholds.seeds}, {"references", true}},
-          options.timeout, options.problem);
+  const nlohmann::json captured = ask(worker,
+                                      {{"op", "capture"},
+                                       {"run_dir", (run_dir / "work").string()},
+                                       {"seeds", options.thresholds.seeds},
+                                       {"references", true}},
+                                      options.timeout, options.problem);
   const Graphs graphs = parse_graphs(captured);
   std::map<int, recompose::SegmentInterface> faces;
   std::vector<gate::Candidate> candidates = make_candidates(options, graphs, faces);
   say("capturing the segments' real inputs and outputs");
   const auto tensors = probe(worker, graphs, faces, run_dir / "work", options);
-  for (auto& c : candidates) c.tensors = tensors.count(c.segment) ? tensors.at(c.segment) : nullptr;
+  for (auto& c : candidates)
+    c.tensors = tensors.count(c.segment) ? tensors.at(c.segment) : nullptr;
 
   const fs::path attempt_dir = run_dir / "work" / "recomposed";
   int attempt = 0;
@@ -152,15 +165,15 @@ nlohmann::json run_verify(const VerifyOptions& options, worker::Worker& worker,
     const fs::path dir = attempt_dir / std::to_string(attempt++);
     gate::Recomposed out;
     for (std::size_t g = 0; g < graphs.runs.size(); ++g) {
-      out[static_cast<int>(g)] = emit_graph(dir.string(), static_cast<int>(g), graphs.texts[g],
-                                            graphs.runs[g].code, set);
+      out[static_cast<int>(g)] =
+          emit_graph(dir.string(), static_cast<int>(g), graphs.texts[g], graphs.runs[g].code, set);
     }
     return out;
   };
-  gate::GateContext context{&worker, options.problem,
-                            std::chrono::duration_cast<std::chrono::milliseconds>(
-                                options.gate_timeout),
-                            options.thresholds};
+  gate::GateContext context{
+      &worker, options.problem,
+      std::chrono::duration_cast<std::chrono::milliseconds>(options.gate_timeout),
+      options.thresholds};
   say("running the gates");
   gate::Cascade cascade(context, &store, problem_id, recompose);
   const gate::CascadeResult result = cascade.run(candidates);
@@ -174,8 +187,8 @@ nlohmann::json run_verify(const VerifyOptions& options, worker::Worker& worker,
       const auto& segs = result.attempts[*result.accepted].segments;
       if (std::find(segs.begin(), segs.end(), c.segment) != segs.end()) accepted.push_back(c);
     }
-    doc["optimized"] = write_optimized(run_dir / "optimized", options.problem, captured, graphs.texts,
-                                       graphs.runs, accepted, doc);
+    doc["optimized"] = write_optimized(run_dir / "optimized", options.problem, captured,
+                                       graphs.texts, graphs.runs, accepted, doc);
   }
   store.set_problem_status(problem_id, store::ProblemStatus::kDone, outcome.outcome_class,
                            outcome.reason);

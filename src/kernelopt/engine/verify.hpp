@@ -29,7 +29,8 @@ struct VerifyOptions {
 
 // Runs verify; returns the result document (per candidate and per set: each gate's verdict with
 // its numbers; the outcome class). Throws kernelopt::Error for bad input or a missing GPU.
-nlohmann::json run_verify(const VerifyOptions& options, worker::Worker& worker,
+nlohmann::json run_verify(const VerifyOptions& options,
+                          worker::Worker& worker,
                           const Progress& progress);
 
 // Parses "SEGMENT=FILE" (segment as "3" or "seg3"); throws Error (usage) when malformed.
@@ -37,14 +38,17 @@ std::pair<int, std::string> parse_candidate_spec(const std::string& spec);
 
 // Writes one graph's recomposed module and its candidates' files into `dir`; returns the module's
 // path. Graphs without replacements are copied unchanged.
-std::string emit_graph(const std::string& dir, int graph, const std::string& source,
+std::string emit_graph(const std::string& dir,
+                       int graph,
+                       const std::string& source,
                        const inductor::OutputCode& code,
                        const std::vector<gate::Candidate>& replaced);
 
 // Writes `dir` (RUN_DIR/optimized): every graph's module (recomposed where a candidate was
 // accepted), the candidates, a copy of the problem file and manifest.json, which
 // `kernelopt.load(dir)` reads. Returns the manifest.
-nlohmann::json write_optimized(const std::filesystem::path& dir, const std::string& problem,
+nlohmann::json write_optimized(const std::filesystem::path& dir,
+                               const std::string& problem,
                                const nlohmann::json& captured,
                                const std::vector<std::string>& texts,
                                const std::vector<analysis::GraphRun>& runs,

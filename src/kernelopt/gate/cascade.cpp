@@ -28,9 +28,13 @@ bool all_ok(const std::vector<Outcome>& outcomes) {
 
 }  // namespace
 
-bool CandidateVerdicts::passed() const { return all_ok(outcomes) && outcomes.size() == 2; }
+bool CandidateVerdicts::passed() const {
+  return all_ok(outcomes) && outcomes.size() == 2;
+}
 
-bool SetVerdicts::passed() const { return all_ok(outcomes) && outcomes.size() == 2; }
+bool SetVerdicts::passed() const {
+  return all_ok(outcomes) && outcomes.size() == 2;
+}
 
 std::string content_key(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -45,7 +49,9 @@ std::string content_key(const std::string& path) {
   return fmt::format("{:016x}", hash);
 }
 
-Cascade::Cascade(GateContext context, store::Store* store, std::int64_t problem_id,
+Cascade::Cascade(GateContext context,
+                 store::Store* store,
+                 std::int64_t problem_id,
                  Recomposer recompose)
     : context_(std::move(context)),
       store_(store),
@@ -57,7 +63,8 @@ std::int64_t Cascade::candidate_row(int segment, const std::string& key, const s
   return store_->add_candidate(problem_id_, segment, key, path, "user");
 }
 
-Outcome Cascade::remembered(std::int64_t row, const std::string& gate,
+Outcome Cascade::remembered(std::int64_t row,
+                            const std::string& gate,
                             const std::function<Outcome()>& check) {
   if (store_ != nullptr) {
     if (auto stored = store_->gate_result(row, gate)) {

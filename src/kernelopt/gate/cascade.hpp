@@ -49,7 +49,8 @@ class Cascade {
  private:
   CandidateVerdicts check_candidate(const Candidate& candidate);
   SetVerdicts check_set(const std::vector<Candidate>& set);
-  Outcome remembered(std::int64_t row, const std::string& gate,
+  Outcome remembered(std::int64_t row,
+                     const std::string& gate,
                      const std::function<Outcome()>& check);
   std::int64_t candidate_row(int segment, const std::string& key, const std::string& path);
 

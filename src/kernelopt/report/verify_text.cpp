@@ -18,8 +18,8 @@ std::string gates_text(const nlohmann::json& gates) {
 }  // namespace
 
 std::string format_verify(const nlohmann::json& doc) {
-  std::string out = fmt::format("{}: {} segment(s)\n", doc.value("problem", "?"),
-                                doc.value("segments", 0));
+  std::string out =
+      fmt::format("{}: {} segment(s)\n", doc.value("problem", "?"), doc.value("segments", 0));
   for (const auto& c : doc["candidates"]) {
     out += fmt::format("  seg{} {} -> {}\n", c.value("segment", -1), c.value("file", "?"),
                        c.value("passed", false) ? "passed" : "rejected");
