@@ -44,8 +44,8 @@ def run(inputs, outputs):
     assert x.stride(-1) == 1 and out.stride(-1) == 1
     x_rows = x.stride(-2) if x.dim() > 1 else len_in
     out_rows = out.stride(-2) if out.dim() > 1 else len_out
-    rows, block = 4, 512
+    rows, block = 2, 1024
     grid = (triton.cdiv(len_out, block), triton.cdiv(n_rows, rows))
     _max_pool_1d[grid](x, out, n_rows, len_in, len_out, x_rows, out_rows,
                        KSIZE=KERNEL_SIZE, STEP=STRIDE, PAD=PADDING, DIL=DILATION,
-                       ROWS=rows, BLOCK=block, num_warps=4)
+                       ROWS=rows, BLOCK=block, num_warps=8)

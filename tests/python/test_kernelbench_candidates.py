@@ -23,6 +23,22 @@ for shape in [(2, 3, 700), (1, 5, 64), (3, 1, 1025)]:
 print("ok")
 """
 
+ARGMAX = """
+import importlib.util, torch
+spec = importlib.util.spec_from_file_location("c", {path!r})
+m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+for shape in [(3, 37, 45), (2, 5, 300), (1, 8, 1)]:
+    x = torch.randn(*shape)
+    x[0, 3 % shape[1], 0] = x[0, 1 % shape[1], 0]            # a tie: the first index wins
+    if shape[2] > 2:
+        x[1 % shape[0], 2 % shape[1], 2] = float("nan")      # NaN is the maximum
+    ref = torch.argmax(x, dim=1)
+    out = torch.full(ref.shape, -7, dtype=torch.int64)
+    m.run({{"arg0_1": x}}, {{"buf0": out}})
+    assert torch.equal(out, ref), (shape, out, ref)
+print("ok")
+"""
+
 
 def run_interpreted(code: str) -> str:
     env = dict(os.environ, TRITON_INTERPRET="1")
@@ -35,3 +51,8 @@ def run_interpreted(code: str) -> str:
 def test_max_pooling_1d_matches_pytorch():
     path = os.path.join(ROOT, "candidates", "kernelbench", "level1_41_max_pooling_1d_seg0.py")
     assert run_interpreted(MAX_POOL.format(path=path)).strip() == "ok"
+
+
+def test_argmax_over_a_dimension_matches_pytorch():
+    path = os.path.join(ROOT, "candidates", "kernelbench", "level1_51_argmax_over_a_dimension_seg0.py")
+    assert run_interpreted(ARGMAX.format(path=path)).strip() == "ok"

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "kernelopt/core/error.hpp"
+#include "kernelopt/engine/bench.hpp"
 #include "kernelopt/engine/commands.hpp"
 
 int main(int argc, char** argv) {
@@ -66,6 +67,35 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"cuda", "cpu"}));
   check_cmd->add_option("--timeout", check_timeout, "seconds allowed")->check(CLI::Range(1, 86400));
 
+  kernelopt::engine::BenchCommand bench;
+  long bench_timeout = 1800;
+  auto* bench_cmd =
+      app.add_subcommand("bench", "baseline-only runs of many KernelBench problems, resumable");
+  bench_cmd
+      ->add_option("kernelbench", bench.kernelbench_dir,
+                   "folder with levelN/ (or KernelBench/levelN/)")
+      ->required();
+  bench_cmd->add_option("--level", bench.level, "KernelBench level")
+      ->required()
+      ->check(CLI::Range(1, 99));
+  bench_cmd->add_option("--problems", bench.problems, "odd, even, all, or ranges like 1-20,33")
+      ->required();
+  bench_cmd->add_option("-o,--run-dir", bench.run_dir, "run directory (rerun it to resume)")
+      ->required();
+  bench_cmd
+      ->add_option("--timeout", bench_timeout, "seconds per problem; then its worker is killed")
+      ->check(CLI::Range(1, 86400));
+  bench_cmd->add_option("--iters", bench.iters, "timed calls per measurement")
+      ->check(CLI::Range(3, 10000));
+  bench_cmd->add_flag("-q,--quiet", bench.quiet, "one log line per problem instead of a bar");
+
+  kernelopt::engine::ReportCommand report;
+  auto* report_cmd = app.add_subcommand("report", "Table 1, plots and comparisons of bench runs");
+  report_cmd->add_option("run_dirs", report.run_dirs, "run directory (several with --compare)")
+      ->required();
+  report_cmd->add_flag("--compare", report.compare, "compare runs side by side (Markdown)");
+  report_cmd->add_option("-o,--output", report.output, "with --compare: also write it here");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*doctor) return kernelopt::engine::doctor_command();
@@ -79,6 +109,11 @@ int main(int argc, char** argv) {
       verify.options.gate_timeout = std::chrono::seconds(gate_timeout);
       return kernelopt::engine::verify_command(verify);
     }
+    if (*bench_cmd) {
+      bench.timeout = std::chrono::seconds(bench_timeout);
+      return kernelopt::engine::bench_command(bench);
+    }
+    if (*report_cmd) return kernelopt::engine::report_command(report);
     check.timeout = std::chrono::seconds(check_timeout);
     return kernelopt::engine::check_command(check);
   } catch (const kernelopt::Error& error) {

@@ -23,6 +23,8 @@ def describe() -> dict:
             info["compute_capability"] = f"{props.major}.{props.minor}"
             info["sm_count"] = props.multi_processor_count
             info["memory_bytes"] = props.total_memory
+            info["free_memory_bytes"] = torch.cuda.mem_get_info()[0]  # now, as the driver sees it
+            info["peak_memory_bytes"] = torch.cuda.max_memory_allocated()  # this process so far
     except ImportError as exc:
         info["torch_error"] = str(exc)
     try:

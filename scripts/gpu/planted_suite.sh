@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The planted-candidate suite on a GPU machine: `kernelopt verify examples/row_sum.py` once per
+# candidate of tests/planted/ (each in a fresh run directory, --gate-timeout 60, --samples 30),
+# then scripts/gpu/check_planted.py compares the verdicts with tests/planted/expected.json.
+#
+# Usage: scripts/gpu/planted_suite.sh BINARY OUT [BUDGET_SECONDS] [CANDIDATE.py...]
+#   BUDGET_SECONDS: stop starting candidates when less than 90 s of it is left (0 or absent: no
+#   budget); the device tool allows 10 minutes a command, so a full suite may need several calls,
+#   each naming the candidates still to run. CANDIDATE.py: names in tests/planted/ (default: all
+#   of expected.json, in its order).
+# Writes, after every candidate (a command killed at its limit still leaves them): OUT/planted.md,
+# OUT/planted.json (the comparison), OUT/planted_runs.tgz (per candidate: <name>.json, the verify
+# document; <name>.txt, verify's output; log.txt) and OUT/suite.txt (this script's log). Compare
+# several calls' results together with
+#   python3 scripts/gpu/check_planted.py --out DIR A/planted_runs.tgz B/planted_runs.tgz
+# Exit status: check_planted.py's (0 all OK, 1 a mismatch, 2 some not run).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+mkdir -p "$2"
+out=$(cd "$2" && pwd)
+py=$(command -v python3 || echo "$root/.venv/bin/python")
+budget=0
+shift 2
+if [[ $# -gt 0 && $1 =~ ^[0-9]+$ ]]; then budget=$1; shift; fi
+if [[ $# -gt 0 ]]; then
+  names=("$@")
+else
+  mapfile -t names < <("$py" -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1]))["candidates"]))' \
+    "$root/tests/planted/expected.json")
+fi
+work=$(mktemp -d)
+mkdir -p "$work/json" "$work/runs"
+start=$(date +%s)
+cd "$root"
+log() { echo "$*" | tee -a "$out/suite.txt"; }
+log "planted suite: ${#names[@]} candidates, budget ${budget}s, $(date -u +%FT%TZ), commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | tee -a "$out/suite.txt"
+pack() {
+  (cd "$work/json" && tar czf "$out/planted_runs.tgz.tmp" . && mv "$out/planted_runs.tgz.tmp" "$out/planted_runs.tgz")
+  "$py" "$here/check_planted.py" --expected "$root/tests/planted/expected.json" --out "$out" "$work/json" \
+    > "$work/table.txt" 2>&1
+  echo $?
+}
+for f in "${names[@]}"; do
+  f=$(basename "$f")
+  name=${f%.py}
+  if [[ ! -f tests/planted/$f ]]; then log "$f: no such file in tests/planted"; continue; fi
+  limit=900
+  if (( budget > 0 )); then
+    left=$(( budget - ($(date +%s) - start) ))
+    if (( left < 90 )); then log "$name: skipped (budget spent)"; continue; fi
+    (( left < limit )) && limit=$left
+  fi
+  t0=$(date +%s)
+  timeout -k 10 "$limit" "$bin" verify examples/row_sum.py --candidate "seg0=tests/planted/$f" \
+    -o "$work/runs/$name" --json "$work/json/$name.json" --gate-timeout 60 --samples 30 \
+    > "$work/json/$name.txt" 2>&1
+  rc=$?
+  log "$name rc=$rc $(( $(date +%s) - t0 ))s"
+  echo "$name rc=$rc $(( $(date +%s) - t0 ))s" >> "$work/json/log.txt"
+  pack > /dev/null
+done
+status=$(pack)
+cat "$work/table.txt" | tee -a "$out/suite.txt"
+exit "$status"

@@ -1,0 +1,254 @@
+// The bench driver. Plan (register the selected problems in the store, skip the done ones), probe
+// the environment once (GPUs, copy bandwidth), run the rest with one thread per GPU, each problem
+// in a fresh worker, record each document and its store row together, then summarize.
+#include "kernelopt/engine/bench.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "kernelopt/core/error.hpp"
+#include "kernelopt/engine/ask.hpp"
+#include "kernelopt/engine/bench_progress.hpp"
+#include "kernelopt/engine/bench_task.hpp"
+#include "kernelopt/engine/doctor.hpp"
+#include "kernelopt/engine/files.hpp"
+#include "kernelopt/engine/show.hpp"
+#include "kernelopt/report/report.hpp"
+#include "kernelopt/report/tables.hpp"
+#include "kernelopt/store/store.hpp"
+
+namespace kernelopt::engine {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::chrono::milliseconds kEnvDeadline{300000};
+
+struct Planned {
+  BenchProblem problem;
+  std::int64_t id = 0;  // the store's row
+};
+
+// GPUs visible to torch (0 without CUDA) and the copy bandwidth measured on the first.
+struct RunEnvironment {
+  int gpus = 0;
+  double bandwidth_gbps = 0;
+};
+
+RunEnvironment probe(const worker::WorkerOptions& options) {
+  worker::Worker worker(options);
+  handshake(worker);
+  const nlohmann::json env = ask(worker, {{"op", "env"}}, kEnvDeadline, "the worker");
+  RunEnvironment out;
+  if (!env.value("cuda_available", false)) return out;
+  out.gpus = std::max(1, env.value("gpu_count", 1));
+  out.bandwidth_gbps = copy_bandwidth_gbps(worker);
+  return out;
+}
+
+// One slot per GPU: the parent's CUDA_VISIBLE_DEVICES entries when it names enough, else 0..n-1.
+std::vector<GpuSlot> gpu_slots(int count) {
+  std::vector<std::string> visible;
+  if (const char* env = std::getenv("CUDA_VISIBLE_DEVICES"); env != nullptr) {
+    std::string item;
+    for (const char* c = env;; ++c) {
+      if (*c == ',' || *c == '\0') {
+        if (!item.empty()) visible.push_back(item);
+        item.clear();
+        if (*c == '\0') break;
+      } else {
+        item += *c;
+      }
+    }
+  }
+  std::vector<GpuSlot> slots;
+  for (int i = 0; i < count; ++i) {
+    const bool named = static_cast<int>(visible.size()) >= count;
+    slots.push_back({i, named ? visible[static_cast<std::size_t>(i)] : std::to_string(i)});
+  }
+  return slots;
+}
+
+std::vector<store::Measurement> measurements(const nlohmann::json& doc, std::int64_t problem_id) {
+  std::vector<store::Measurement> out;
+  auto add = [&](const nlohmann::json& object, const char* key, const std::string& name,
+                 const char* unit) {
+    if (object.is_object() && object.contains(key) && object.at(key).is_number()) {
+      out.push_back({problem_id, std::nullopt, name, object.at(key).get<double>(), unit, {}});
+    }
+  };
+  const nlohmann::json& show = doc.at("show");
+  add(show, "replay_ms", "baseline_replay_ms", "ms");
+  add(show, "cudagraphs_ms", "baseline_cudagraphs_ms", "ms");
+  add(show, "compiled_ms", "baseline_compiled_ms", "ms");
+  add(show, "eager_ms", "eager_ms", "ms");
+  const nlohmann::json& cost = doc.at("cost");
+  add(cost, "gpu_seconds", "gpu_seconds", "s");
+  add(cost, "wall_seconds", "wall_seconds", "s");
+  add(cost, "free_memory_bytes", "free_memory_bytes", "B");
+  add(cost, "peak_memory_bytes", "peak_memory_bytes", "B");
+  return out;
+}
+
+// Writes the document, then its store row in one transaction: a run killed in between leaves the
+// problem `running`, and it is redone.
+void record(store::Store& store,
+            const Planned& planned,
+            const nlohmann::json& doc,
+            const fs::path& run_dir) {
+  write_file(run_dir / "problems" / planned.problem.document_name(), doc.dump(1) + "\n");
+  const nlohmann::json& outcome = doc.at("outcome");
+  const bool done = doc.at("status") == "done";
+  const std::string detail = done ? outcome.value("reason", "").empty()
+                                        ? outcome.value("note", "")
+                                        : outcome.value("reason", "")
+                                  : doc.at("error").value("message", "");
+  store.transaction([&] {
+    for (const auto& m : measurements(doc, planned.id)) {
+      store.add_measurement(m);
+    }
+    store.set_problem_status(planned.id,
+                             done ? store::ProblemStatus::kDone : store::ProblemStatus::kFailed,
+                             outcome.value("class", ""), detail);
+  });
+}
+
+using Task = std::function<nlohmann::json(const BenchProblem&, std::size_t slot)>;
+
+// Runs `todo` on `slots` threads, each taking the next problem when it is free. Returns the failed
+// problems per failure reason. An exception other than a problem's failure (the store, the disk)
+// stops the run and is rethrown here.
+std::map<std::string, int> run_all(const std::vector<Planned>& todo,
+                                   std::size_t slots,
+                                   const Task& task,
+                                   store::Store& store,
+                                   BenchProgress& progress,
+                                   const fs::path& run_dir) {
+  std::mutex mutex;
+  std::size_t next = 0;
+  std::map<std::string, int> failed;
+  std::exception_ptr error;
+  auto loop = [&](std::size_t slot) {
+    try {
+      while (true) {
+        const Planned* planned = nullptr;
+        {
+          const std::lock_guard<std::mutex> lock(mutex);
+          if (next >= todo.size() || error) return;
+          planned = &todo[next++];
+          store.set_problem_status(planned->id, store::ProblemStatus::kRunning, "", "");
+        }
+        progress.started();
+        const nlohmann::json doc = task(planned->problem, slot);
+        const std::lock_guard<std::mutex> lock(mutex);
+        record(store, *planned, doc, run_dir);
+        if (doc.at("status") != "done") ++failed[doc.at("outcome").value("reason", "")];
+        progress.finished(planned->problem.key(), doc);
+      }
+    } catch (const std::exception&) {
+      const std::lock_guard<std::mutex> lock(mutex);
+      if (!error) error = std::current_exception();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t slot = 0; slot < slots; ++slot) {
+    threads.emplace_back(loop, slot);
+  }
+  for (auto& thread : threads) {
+    thread.join();
+  }
+  progress.close();
+  if (error) std::rethrow_exception(error);
+  return failed;
+}
+
+std::vector<Planned> plan(store::Store& store,
+                          const std::vector<BenchProblem>& problems,
+                          const fs::path& run_dir,
+                          std::size_t& skipped) {
+  std::vector<Planned> todo;
+  for (const BenchProblem& problem : problems) {
+    const std::int64_t id = store.upsert_problem(problem.key(), problem.path);
+    const auto row = store.problem(problem.key());
+    if (row && row->status == store::ProblemStatus::kDone &&
+        fs::exists(run_dir / "problems" / problem.document_name())) {
+      ++skipped;
+      continue;
+    }
+    todo.push_back({problem, id});
+  }
+  return todo;
+}
+
+}  // namespace
+
+int bench_command(const BenchCommand& command) {
+  const ProblemSpec spec = parse_problem_spec(command.problems);
+  const std::vector<BenchProblem> problems =
+      find_problems(command.kernelbench_dir, command.level, spec);
+  const fs::path run_dir = command.run_dir;
+  fs::create_directories(run_dir / "problems");
+  store::Store store = store::Store::open(run_dir.string());
+  std::size_t skipped = 0;
+  const std::vector<Planned> todo = plan(store, problems, run_dir, skipped);
+  std::map<std::string, int> failures;
+  bool no_gpu = false;
+  if (!todo.empty()) {
+    BenchContext context{default_options(), run_dir.string(), command.timeout, command.iters, 0};
+    const RunEnvironment env = probe(context.worker);
+    context.bandwidth_gbps = env.bandwidth_gbps;
+    no_gpu = env.gpus == 0;
+    BenchProgress progress(todo.size(), skipped, command.quiet);
+    if (no_gpu) {
+      const Task task = [&](const BenchProblem& p, std::size_t) {
+        return check_problem_without_gpu(p, context);
+      };
+      failures = run_all(todo, 1, task, store, progress, run_dir);
+    } else {
+      const std::vector<GpuSlot> slots = gpu_slots(env.gpus);
+      const Task task = [&](const BenchProblem& p, std::size_t slot) {
+        return run_problem_on_gpu(p, context, slots[slot]);
+      };
+      failures = run_all(todo, slots.size(), task, store, progress, run_dir);
+    }
+  } else {
+    std::fprintf(stderr, "bench: all %zu selected problems are already done in %s\n", skipped,
+                 run_dir.c_str());
+  }
+  const nlohmann::json summary = write_summary(run_dir.string());
+  const report::Table table = report::table1(summary);
+  std::fputs(report::markdown_table(table.header, table.rows).c_str(), stdout);
+  std::printf("\nwrote %s; `kernelopt report %s` renders report.md and report.html\n",
+              (run_dir / "summary.json").c_str(), run_dir.c_str());
+  std::fflush(stdout);
+  int failed = 0;
+  for (const auto& [reason, n] : failures) {
+    failed += n;
+  }
+  if (no_gpu) {
+    const int loaded = failures["needs an NVIDIA GPU"];
+    throw Error("kernelopt.nogpu",
+                fmt::format("bench: no NVIDIA GPU here: {} of {} problems loaded and validated, "
+                            "none measured; all are recorded as failed in {} (see `kernelopt "
+                            "doctor`)",
+                            loaded, todo.size(), (run_dir / "summary.json").string()),
+                ExitCode::kNoGpu);
+  }
+  if (failed > 0) {
+    std::fprintf(stderr, "kernelopt: bench: %d of %zu problems failed; see %s\n", failed,
+                 todo.size(), (run_dir / "summary.json").c_str());
+    return static_cast<int>(ExitCode::kFailure);
+  }
+  return 0;
+}
+
+}  // namespace kernelopt::engine

@@ -1,0 +1,163 @@
+#include "kernelopt/engine/bench_task.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <csignal>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "kernelopt/core/error.hpp"
+#include "kernelopt/engine/ask.hpp"
+#include "kernelopt/engine/bench_document.hpp"
+#include "kernelopt/engine/show.hpp"
+
+namespace kernelopt::engine {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr std::chrono::milliseconds kEnvDeadline{300000};
+
+// Kills a worker's process group when the deadline passes, unless cancelled first (by its
+// destructor). The worker's own reader then sees the process die and reports a crash.
+class Watchdog {
+ public:
+  Watchdog(pid_t group, Clock::time_point deadline)
+      : thread_([this, group, deadline] { watch(group, deadline); }) {}
+
+  ~Watchdog() {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      cancelled_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+  Watchdog(Watchdog&&) = delete;
+  Watchdog& operator=(Watchdog&&) = delete;
+
+  bool fired() const { return fired_.load(); }
+
+ private:
+  void watch(pid_t group, Clock::time_point deadline) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (wake_.wait_until(lock, deadline, [this] { return cancelled_; })) return;
+    fired_ = true;
+    if (group > 1) ::kill(-group, SIGKILL);  // never -1 (everything) or 0 (ourselves)
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool cancelled_ = false;
+  std::atomic<bool> fired_{false};
+  std::thread thread_;  // last: it starts once the members above exist
+};
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::optional<std::int64_t> bytes(const nlohmann::json& env, const char* key) {
+  if (!env.contains(key) || !env.at(key).is_number()) return std::nullopt;
+  return env.at(key).get<std::int64_t>();
+}
+
+// The show pipeline on an already started worker, under the watchdog.
+nlohmann::json measure(const BenchProblem& problem,
+                       const BenchContext& context,
+                       worker::Worker& worker,
+                       Clock::time_point start,
+                       ProblemCost& cost) {
+  const nlohmann::json hello = ask(worker, {{"op", "hello"}}, kEnvDeadline, problem.path);
+  const pid_t pid = hello.value("pid", 0);
+  const Watchdog watchdog(pid > 1 ? getpgid(pid) : 0, start + context.timeout);
+  try {
+    cost.free_memory_bytes =
+        bytes(ask(worker, {{"op", "env"}}, kEnvDeadline, problem.path), "free_memory_bytes");
+    ShowOptions options;
+    options.problem = problem.path;
+    options.run_dir =
+        (fs::path(context.run_dir) / "capture" / fs::path(problem.document_name()).stem()).string();
+    options.iters = context.iters;
+    options.timeout = context.timeout;
+    options.bandwidth_gbps = context.bandwidth_gbps;
+    nlohmann::json show = run_show(options, worker, {});
+    cost.peak_memory_bytes =
+        bytes(ask(worker, {{"op", "env"}}, kEnvDeadline, problem.path), "peak_memory_bytes");
+    return show;
+  } catch (const Error&) {
+    if (!watchdog.fired()) throw;
+    throw Error("kernelopt.timeout",
+                fmt::format("{}: timed out: not finished within --timeout {} s; its worker was "
+                            "killed",
+                            problem.path, context.timeout.count()),
+                ExitCode::kProblem);
+  }
+}
+
+}  // namespace
+
+nlohmann::json run_problem_on_gpu(const BenchProblem& problem,
+                                  const BenchContext& context,
+                                  const GpuSlot& gpu) {
+  const Clock::time_point start = Clock::now();
+  worker::WorkerOptions options = context.worker;
+  options.env.push_back("CUDA_VISIBLE_DEVICES=" + gpu.device);
+  ProblemCost cost;
+  cost.gpu = gpu.index;
+  std::optional<Error> failure;
+  nlohmann::json show;
+  {
+    worker::Worker worker(std::move(options));
+    try {
+      show = measure(problem, context, worker, start, cost);
+    } catch (const Error& error) {
+      failure = error;
+    }
+    worker.kill();
+  }
+  cost.gpu_seconds = seconds_since(start);
+  cost.wall_seconds = cost.gpu_seconds;
+  if (failure) return failed_document(problem, failure->tag(), failure->what(), cost);
+  return done_document(problem, show, cost);
+}
+
+nlohmann::json check_problem_without_gpu(const BenchProblem& problem, const BenchContext& context) {
+  const Clock::time_point start = Clock::now();
+  ProblemCost cost;
+  std::optional<Error> failure;
+  {
+    worker::Worker worker(context.worker);
+    try {
+      handshake(worker);
+      ask(worker,
+          {{"op", "load"},
+           {"problem", fs::absolute(problem.path).string()},
+           {"label", problem.path},
+           {"device", "cpu"},
+           {"forward", false}},
+          context.timeout, problem.path);
+    } catch (const Error& error) {
+      failure = error;
+    }
+  }
+  cost.wall_seconds = seconds_since(start);
+  if (failure) return failed_document(problem, failure->tag(), failure->what(), cost);
+  return failed_document(problem, "kernelopt.nogpu",
+                         fmt::format("{}: loads and validates, but measuring it needs an NVIDIA "
+                                     "GPU and none is visible here",
+                                     problem.path),
+                         cost);
+}
+
+}  // namespace kernelopt::engine

@@ -1,0 +1,44 @@
+// One problem of a bench run, in its own fresh worker: the show pipeline under a wall-clock limit
+// on a GPU, or, without one, a load-only check. Always returns the problem's document; a problem
+// that fails is a document with its error, never an exception.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "kernelopt/engine/bench_spec.hpp"
+#include "kernelopt/worker/worker.hpp"
+
+namespace kernelopt::engine {
+
+// What every problem of a run shares.
+struct BenchContext {
+  worker::WorkerOptions worker;  // how to start a worker (a GPU's variable is added per problem)
+  std::string run_dir;           // captured output code goes to RUN_DIR/capture/<problem>/
+  std::chrono::seconds timeout{1800};  // wall-clock limit of one problem, worker start included
+  int iters = 30;                      // timed calls per measurement
+  double bandwidth_gbps = 0;           // the copy bandwidth the floors use, measured once per run
+};
+
+// Which GPU a worker gets: its index among the visible GPUs and the CUDA_VISIBLE_DEVICES value.
+struct GpuSlot {
+  int index = 0;
+  std::string device;  // e.g. "0", or the parent's own entry such as "3" or "GPU-<uuid>"
+};
+
+// Runs the baseline-only pipeline (run_show) for `problem` in a fresh worker on `gpu`. The worker
+// is killed (SIGKILL to its process group) when the problem passes context.timeout; the problem
+// then fails with tag kernelopt.timeout. Records free GPU memory before and torch's peak
+// allocation after.
+nlohmann::json run_problem_on_gpu(const BenchProblem& problem,
+                                  const BenchContext& context,
+                                  const GpuSlot& gpu);
+
+// Without a GPU: loads and validates the problem in a fresh worker on the CPU without running
+// its forward; a good problem fails with "needs an NVIDIA GPU" (tag kernelopt.nogpu), a bad one
+// with its own error.
+nlohmann::json check_problem_without_gpu(const BenchProblem& problem, const BenchContext& context);
+
+}  // namespace kernelopt::engine

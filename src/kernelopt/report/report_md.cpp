@@ -1,0 +1,80 @@
+#include <fmt/format.h>
+
+#include "kernelopt/report/report.hpp"
+#include "kernelopt/report/tables.hpp"
+
+namespace kernelopt::report {
+
+namespace {
+
+std::string cell(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|') out += '\\';
+    out += c == '\n' ? ' ' : c;
+  }
+  return out;
+}
+
+std::string render(const Table& t) {
+  return markdown_table(t.header, t.rows);
+}
+
+}  // namespace
+
+std::string markdown_table(const std::vector<std::string>& header,
+                           const std::vector<std::vector<std::string>>& rows) {
+  std::string out = "|";
+  std::string rule = "|";
+  for (const auto& h : header) {
+    out += " " + cell(h) + " |";
+    rule += "---|";
+  }
+  out += "\n" + rule + "\n";
+  for (const auto& row : rows) {
+    out += "|";
+    for (const auto& c : row) {
+      out += " " + cell(c) + " |";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string format_report_md(const nlohmann::json& summary, const std::string& title) {
+  const nlohmann::json& overall = summary.at("overall");
+  std::string out = fmt::format("# kernelopt bench report: {}\n\n", title);
+  if (summary.value("baseline_only", false)) {
+    out += fmt::format("**Baseline-only run.** {}.\n\n", summary.value("note", ""));
+  }
+  out += "## Table 1: outcome classes\n\n" + render(table1(summary));
+  out += fmt::format(
+      "\nGeomean speedup: over the {} problems that returned a module, fallbacks at their ratio; "
+      "the {} failed problems returned none and are counted apart. Optimized rate: optimized "
+      "problems over all problems. The baseline is `replay_ms`: the compiled graphs replayed as "
+      "one CUDA graph with static inputs.\n\n",
+      overall.value("speedup_problems", 0), overall.at("classes").value("failed", 0));
+  out += "## Long tail\n\n" + render(long_tail_table(summary));
+  out += "\n## Dispatch classes (kernelopt show)\n\n" + render(dispatch_table(summary));
+  if (!overall.at("failure_reasons").empty()) {
+    out += "\n## Failures\n\n" + render(failure_table(summary));
+  }
+  out += "\n## Cost\n\n" + render(cost_table(summary));
+  out +=
+      "\n## Problems\n\nfloor ms: the sum of the segments' floors plus the time of every "
+      "launch outside a segment (extern and ATen calls), on the launch-time basis; headroom: "
+      "summed launch time over that floor.\n\n" +
+      render(problem_table(summary));
+  std::string errors;
+  for (const auto& r : summary.at("problems")) {
+    if (r["error"].is_string()) {
+      errors +=
+          fmt::format("- level {} {}: {}\n", r["level"].is_number() ? r["level"].get<int>() : 0,
+                      r.value("problem", "?"), r["error"].get<std::string>());
+    }
+  }
+  if (!errors.empty()) out += "\n## Errors\n\n" + errors;
+  return out;
+}
+
+}  // namespace kernelopt::report

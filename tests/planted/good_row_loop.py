@@ -1,0 +1,33 @@
+"""GOOD: one program per row, walking the row in 1024-column chunks with a float32 vector
+accumulator (summed once at the end), 8 warps. This is the shape of Inductor's own best reduction
+config for an 8192-column row (XBLOCK=1, a wide R0_BLOCK, evict_first loads), so it is expected to
+match the compiler within noise: every gate passes (G4 ratio >= 0.97).
+
+Reads the shape at run time (the CPU tests run it on 64 x 8192 and smaller) and does not depend on
+the root buffers' names.
+"""
+import triton
+import triton.language as tl
+
+BLOCK = 1024
+NUM_WARPS = 8
+
+
+@triton.jit
+def _row_sum(x_ptr, out_ptr, n_cols, x_stride, out_stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    base = x_ptr + row.to(tl.int64) * x_stride
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        m = start + cols < n_cols
+        acc += tl.load(base + start + cols, mask=m, other=0.0, eviction_policy="evict_first")
+    tl.store(out_ptr + row * out_stride, tl.sum(acc, axis=0))
+
+
+def run(inputs, outputs):
+    (x,) = inputs.values()
+    (out,) = outputs.values()
+    n_rows, n_cols = x.shape
+    assert x.stride(1) == 1
+    _row_sum[(n_rows,)](x, out, n_cols, x.stride(0), out.stride(0), BLOCK=BLOCK, num_warps=NUM_WARPS)
