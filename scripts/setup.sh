@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ nlohmann-json3-dev libcli11-dev libfmt-dev libsqlite3-dev
-          libgtest-dev libgmock-dev clang-format clang-tidy)
+          libgtest-dev libgmock-dev clang-format clang-tidy chromium)
 python=${KERNELOPT_SETUP_PYTHON:-python3}
 "$python" -c 'import venv, ensurepip' 2>/dev/null || packages+=(python3-venv)
 

@@ -3,6 +3,8 @@
 # candidate of tests/planted/ (each in a fresh run directory, --gate-timeout 60, --samples 30),
 # then scripts/gpu/check_planted.py compares the verdicts with tests/planted/expected.json.
 #
+# By default (PLANTED_EACH=1) one `verify --each` checks every candidate alone with one shared
+# capture; PLANTED_EACH=0 runs one verify per candidate instead.
 # Usage: scripts/gpu/planted_suite.sh BINARY OUT [BUDGET_SECONDS] [CANDIDATE.py...]
 #   BUDGET_SECONDS: stop starting candidates when less than 90 s of it is left (0 or absent: no
 #   budget); the device tool allows 10 minutes a command, so a full suite may need several calls,
@@ -43,6 +45,28 @@ pack() {
     > "$work/table.txt" 2>&1
   echo $?
 }
+if [[ ${PLANTED_EACH:-1} == 1 ]]; then
+  # One verify for all candidates (--each: every candidate through G1-G4 alone, one capture
+  # shared), then its document split into one file per candidate for check_planted.py.
+  args=()
+  for f in "${names[@]}"; do args+=(--candidate "seg0=tests/planted/$(basename "$f")"); done
+  limit=${budget:-0}
+  (( limit > 0 )) || limit=3600
+  t0=$(date +%s)
+  timeout -k 10 "$limit" "$bin" verify examples/row_sum.py --each "${args[@]}" -o "$work/runs/each" \
+    --json "$work/each.json" --gate-timeout 60 --samples 30 > "$work/json/each.txt" 2>&1
+  log "verify --each rc=$? $(( $(date +%s) - t0 ))s"
+  "$py" - "$work/each.json" "$work/json" "${names[@]}" <<'PY'
+import json, os, sys
+doc_path, folder, names = sys.argv[1], sys.argv[2], sys.argv[3:]
+if os.path.exists(doc_path):
+    doc = json.load(open(doc_path))
+    for name, one in zip(names, doc.get("each", [])):
+        one["problem"] = doc.get("problem")
+        json.dump(one, open(os.path.join(folder, os.path.basename(name)[:-3] + ".json"), "w"), indent=1)
+PY
+  names=()
+fi
 for f in "${names[@]}"; do
   f=$(basename "$f")
   name=${f%.py}

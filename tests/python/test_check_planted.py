@@ -159,7 +159,8 @@ def test_the_suite_script_with_a_fake_binary(tmp_path, expected):
                                          expected=EXPECTED))
     binary.chmod(0o755)
     out = tmp_path / "out"
-    env = dict(os.environ, PLANTED_WRONG="bad_raises.py")
+    # The fake binary answers one candidate per call: the per-candidate mode of the script.
+    env = dict(os.environ, PLANTED_WRONG="bad_raises.py", PLANTED_EACH="0")
     done = subprocess.run(["bash", SUITE, str(binary), str(out)], capture_output=True, text=True, env=env,
                           timeout=120, check=False, cwd=str(tmp_path))
     assert done.returncode == 1, done.stdout + done.stderr
@@ -176,7 +177,8 @@ def test_the_suite_script_with_a_fake_binary(tmp_path, expected):
     # a subset, with a budget: runs only the named ones, the rest are NOT RUN (exit 2)
     out2 = tmp_path / "out2"
     done = subprocess.run(["bash", SUITE, str(binary), str(out2), "600", "good_row_loop.py", "bad_slower.py"],
-                          capture_output=True, text=True, timeout=120, check=False, cwd=str(tmp_path))
+                          capture_output=True, text=True, timeout=120, check=False, cwd=str(tmp_path),
+                          env=dict(os.environ, PLANTED_EACH="0"))
     assert done.returncode == 2, done.stdout + done.stderr
     report = json.loads((out2 / "planted.json").read_text())
     assert report["summary"] == {"ok": 2, "mismatch": 0, "not_run": len(expected["candidates"]) - 2}

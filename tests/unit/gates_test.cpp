@@ -140,6 +140,12 @@ TEST(Isolated, LoadErrorIsACompileFailure) {
   const Outcome o =
       judge_isolated({{"load_error", "SyntaxError: x"}, {"seeds", json::array()}}, Thresholds{});
   EXPECT_EQ(o.status, Status::kCompileFailed);
+  const Outcome object =
+      judge_isolated({{"load_error", {{"kind", "syntax"}, {"message", "SyntaxError: y"}}},
+                      {"seeds", json::array()}},
+                     Thresholds{});
+  EXPECT_EQ(object.status, Status::kCompileFailed);
+  EXPECT_NE(object.detail.find("SyntaxError: y"), std::string::npos);
 }
 
 TEST(Performance, RatioAndRejection) {

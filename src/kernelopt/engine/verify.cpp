@@ -78,7 +78,7 @@ std::vector<gate::Candidate> make_candidates(const VerifyOptions& options,
                               options.problem, segment, g.map.segments.size()),
                   ExitCode::kUsage);
     }
-    if (!seen.insert(segment).second) {
+    if (!seen.insert(segment).second && !options.each) {
       throw Error("kernelopt.usage", fmt::format("two candidates for segment {}", segment),
                   ExitCode::kUsage);
     }
@@ -138,26 +138,44 @@ nlohmann::json run_verify(const VerifyOptions& options,
   const std::int64_t problem_id =
       store.upsert_problem(fs::path(options.problem).stem().string(), options.problem);
   store.set_problem_status(problem_id, store::ProblemStatus::kRunning, "", "");
-  say(fmt::format("loading and compiling {} (3 seeds)", options.problem));
-  ask(worker,
-      {{"op", "load"},
-       {"problem", fs::absolute(options.problem).string()},
-       {"label", options.problem},
-       {"device", "cuda"}},
-      options.timeout, options.problem);
-  const nlohmann::json captured = ask(worker,
-                                      {{"op", "capture"},
-                                       {"run_dir", (run_dir / "work").string()},
-                                       {"seeds", options.thresholds.seeds},
-                                       {"references", true}},
-                                      options.timeout, options.problem);
-  const Graphs graphs = parse_graphs(captured);
+  // The worker's state: the loaded problem, its capture and the segments' tensors. A candidate
+  // that hangs or crashes the worker takes that state with it; prepare() restores it.
+  nlohmann::json captured;
+  Graphs graphs;
   std::map<int, recompose::SegmentInterface> faces;
-  std::vector<gate::Candidate> candidates = make_candidates(options, graphs, faces);
-  say("capturing the segments' real inputs and outputs");
-  const auto tensors = probe(worker, graphs, faces, run_dir / "work", options);
-  for (auto& c : candidates)
-    c.tensors = tensors.count(c.segment) ? tensors.at(c.segment) : nullptr;
+  std::vector<gate::Candidate> candidates;
+  int prepared = -1;  // worker.starts() when the state was last made
+  auto prepare = [&] {
+    say(fmt::format("loading and compiling {} ({} seeds)", options.problem,
+                    options.thresholds.seeds.size()));
+    ask(worker,
+        {{"op", "load"},
+         {"problem", fs::absolute(options.problem).string()},
+         {"label", options.problem},
+         {"device", "cuda"}},
+        options.timeout, options.problem);
+    captured = ask(worker,
+                   {{"op", "capture"},
+                    {"run_dir", (run_dir / "work").string()},
+                    {"seeds", options.thresholds.seeds},
+                    {"references", true}},
+                   options.timeout, options.problem);
+    Graphs fresh = parse_graphs(captured);
+    if (prepared >= 0 && fresh.texts != graphs.texts) {
+      throw Error("kernelopt.capture",
+                  fmt::format("{}: recompiling after a worker restart gave different output code",
+                              options.problem));
+    }
+    graphs = std::move(fresh);
+    if (candidates.empty()) candidates = make_candidates(options, graphs, faces);
+    say("capturing the segments' real inputs and outputs");
+    const auto tensors = probe(worker, graphs, faces, run_dir / "work", options);
+    for (auto& c : candidates) {
+      c.tensors = tensors.count(c.segment) != 0 ? tensors.at(c.segment) : nullptr;
+    }
+    prepared = worker.starts();
+  };
+  prepare();
 
   const fs::path attempt_dir = run_dir / "work" / "recomposed";
   int attempt = 0;
@@ -173,9 +191,24 @@ nlohmann::json run_verify(const VerifyOptions& options,
   gate::GateContext context{
       &worker, options.problem,
       std::chrono::duration_cast<std::chrono::milliseconds>(options.gate_timeout),
-      options.thresholds};
-  say("running the gates");
+      options.thresholds, [&] {
+        if (!worker.running() || worker.starts() != prepared) prepare();
+      }};
   gate::Cascade cascade(context, &store, problem_id, recompose);
+  if (options.each) {
+    say("running the gates on each candidate alone");
+    nlohmann::json each = nlohmann::json::array();
+    for (const auto& c : candidates) {
+      const gate::CascadeResult one = cascade.run({c});
+      each.push_back(result_json(one, classify_problem(graphs.map.problem_class, one)));
+    }
+    nlohmann::json doc = {
+        {"problem", options.problem}, {"segments", graphs.map.segments.size()}, {"each", each}};
+    store.set_problem_status(problem_id, store::ProblemStatus::kDone, "", "each candidate alone");
+    write_file(run_dir / "verify.json", doc.dump(1) + "\n");
+    return doc;
+  }
+  say("running the gates");
   const gate::CascadeResult result = cascade.run(candidates);
   const ProblemOutcome outcome = classify_problem(graphs.map.problem_class, result);
   nlohmann::json doc = result_json(result, outcome);

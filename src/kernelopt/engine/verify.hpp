@@ -25,6 +25,7 @@ struct VerifyOptions {
   std::chrono::seconds timeout{1800};                   // load / capture deadline
   std::chrono::seconds gate_timeout{600};               // each gate request's deadline
   gate::Thresholds thresholds;
+  bool each = false;  // check every candidate on its own (G1-G4 each), sharing one capture
 };
 
 // Runs verify; returns the result document (per candidate and per set: each gate's verdict with

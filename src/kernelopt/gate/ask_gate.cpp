@@ -8,6 +8,7 @@ nlohmann::json ask_gate(GateContext& ctx,
                         const nlohmann::json& request,
                         const std::string& gate,
                         Outcome& failed) {
+  if (ctx.ensure_ready) ctx.ensure_ready();
   const worker::Reply reply = ctx.worker->request(request, ctx.deadline);
   failed = Outcome{Status::kOk, gate, "", nlohmann::json::object()};
   switch (reply.failure) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -45,6 +46,9 @@ struct GateContext {
   std::string subject;                         // the problem file, for error messages
   std::chrono::milliseconds deadline{600000};  // per request
   Thresholds thresholds;
+  // Called before every request: restores the worker's state (loaded problem, capture, segment
+  // tensors) when an earlier candidate killed or hung it. May be empty.
+  std::function<void()> ensure_ready;
 };
 
 // The recomposed model of a set of candidates: graph index -> path of its patched module.

@@ -62,9 +62,10 @@ Outcome judge_seed(const nlohmann::json& s) {
 }  // namespace
 
 Outcome judge_isolated(const nlohmann::json& n, const Thresholds& t) {
-  if (n.contains("load_error") && n["load_error"].is_string()) {
-    return Outcome{Status::kCompileFailed, kGate,
-                   "does not load: " + n["load_error"].get<std::string>(), n};
+  if (n.contains("load_error") && !n["load_error"].is_null()) {
+    const auto& e = n["load_error"];  // {kind, message}, or a plain message
+    const std::string why = e.is_string() ? e.get<std::string>() : e.value("message", e.dump());
+    return Outcome{Status::kCompileFailed, kGate, "does not load: " + why, n};
   }
   const auto seeds = n.value("seeds", nlohmann::json::array());
   if (seeds.size() < t.seeds.size()) {

@@ -47,10 +47,14 @@ struct LogAxis {
            (x1 - x0) * (std::log10(v) - std::log10(low)) / (std::log10(high) - std::log10(low));
   }
 
-  // Ticks at 1, 2, 5 times powers of ten inside the axis, with grid lines down to `bottom`.
+  // Ticks at 1, 2, 5 times powers of ten inside the axis (finer within one decade), with grid
+  // lines down to `bottom`.
   void draw(Svg& svg, double top, double bottom) const {
+    const bool narrow = high / low < 10;
+    const std::vector<double> steps =
+        narrow ? std::vector<double>{1, 1.25, 1.5, 2, 3, 5, 7} : std::vector<double>{1, 2, 5};
     for (int e = -3; e <= 6; ++e) {
-      for (const double m : {1.0, 2.0, 5.0}) {
+      for (const double m : steps) {
         const double v = m * std::pow(10.0, e);
         if (v < low || v > high) continue;
         svg.line(x(v), top, x(v), bottom, v == 1.0 ? "#555" : "#ddd", v == 1.0 ? 1.5 : 1);
@@ -117,7 +121,9 @@ std::string speedup_histogram_svg(const nlohmann::json& rows) {
       if (s >= kBins[i].low && s < kBins[i].high) ++counts[i];
     }
   }
-  const int most = std::max(1, *std::max_element(counts.begin(), counts.end()));
+  const int highest = *std::max_element(counts.begin(), counts.end());
+  const int step = std::max(1, (highest + 3) / 4);  // four integer ticks at most
+  const int most = 4 * step;
   const double top = 20;
   const double bottom = 260;
   const double left = 60;
@@ -126,7 +132,7 @@ std::string speedup_histogram_svg(const nlohmann::json& rows) {
   for (int t = 0; t <= 4; ++t) {
     const double y = bottom - (bottom - top) * t / 4.0;
     svg.line(left, y, kWidth - kRight, y, "#e5e5e5");
-    svg.text(left - 6, y + 4, fmt::format("{:.0f}", most * t / 4.0), Anchor::kEnd, 11, "#444");
+    svg.text(left - 6, y + 4, std::to_string(step * t), Anchor::kEnd, 11, "#444");
   }
   for (std::size_t i = 0; i < kBins.size(); ++i) {
     const double h = (bottom - top) * counts[i] / most;

@@ -1,3 +1,5 @@
+#include <charconv>
+
 #include <fmt/format.h>
 
 #include "kernelopt/report/plots.hpp"
@@ -13,14 +15,26 @@ constexpr const char* kStyle = R"(
 body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1100px; }
 h1 { font-size: 22px; } h2 { font-size: 17px; margin-top: 28px; }
 table { border-collapse: collapse; font-size: 12px; margin: 8px 0; }
-th, td { border: 1px solid #ccc; padding: 3px 7px; text-align: right; }
-th { background: #f0f3f7; } td:first-child, th:first-child { text-align: left; }
+th, td { border: 1px solid #ccc; padding: 3px 7px; text-align: right; white-space: nowrap; }
+th { background: #f0f3f7; white-space: normal; } td.text, th:first-child { text-align: left; }
+.wide { overflow-x: auto; }
 .note { background: #fff6e0; border-left: 4px solid #e9a23b; padding: 8px 12px; }
 .plot { border: 1px solid #e5e5e5; margin: 8px 0; }
 )";
 
+// Whether a cell reads as a number ("12", "1.000x", "0.0%", "1.000 [0.9, 1.1]", "-"):
+// right-aligned.
+bool numeric(const std::string& cell) {
+  if (cell == "-") return true;
+  std::string token = cell.substr(0, cell.find(' '));
+  if (!token.empty() && (token.back() == 'x' || token.back() == '%')) token.pop_back();
+  double value = 0;
+  const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+  return !token.empty() && ec == std::errc() && end == token.data() + token.size();
+}
+
 std::string html_table(const Table& t) {
-  std::string out = "<table>\n<tr>";
+  std::string out = "<div class=\"wide\"><table>\n<tr>";
   for (const auto& h : t.header) {
     out += "<th>" + xml_escape(h) + "</th>";
   }
@@ -28,11 +42,11 @@ std::string html_table(const Table& t) {
   for (const auto& row : t.rows) {
     out += "<tr>";
     for (const auto& c : row) {
-      out += "<td>" + xml_escape(c) + "</td>";
+      out += (numeric(c) ? "<td>" : "<td class=\"text\">") + xml_escape(c) + "</td>";
     }
     out += "</tr>\n";
   }
-  return out + "</table>\n";
+  return out + "</table></div>\n";
 }
 
 std::string plot(const std::string& heading, const std::string& caption, const std::string& svg) {

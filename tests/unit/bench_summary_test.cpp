@@ -1,0 +1,178 @@
+// summary.json's math on hand-made documents with known answers: classes, fallback and failure
+// reasons, geomeans (fallbacks at their ratio, failed problems left out), the optimized rate, the
+// long tail, floors and headroom, cost; and the baseline-only outcome of each dispatch class.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "kernelopt/core/error.hpp"
+#include "kernelopt/engine/bench_document.hpp"
+#include "kernelopt/report/report.hpp"
+#include "kernelopt/report/summary.hpp"
+
+namespace kernelopt {
+namespace {
+
+using nlohmann::json;
+
+json doc(
+    int level, int number, const std::string& cls, double ratio, const std::string& reason = "") {
+  return {{"schema", "kernelopt.bench.problem/1"},
+          {"problem", std::to_string(number) + "_p"},
+          {"level", level},
+          {"number", number},
+          {"status", cls == "failed" ? "failed" : "done"},
+          {"outcome",
+           {{"class", cls},
+            {"reason", reason},
+            {"ratio", cls == "failed" ? json(nullptr) : json(ratio)},
+            {"ratio_low", cls == "failed" ? json(nullptr) : json(ratio * 0.99)},
+            {"ratio_high", cls == "failed" ? json(nullptr) : json(ratio * 1.01)},
+            {"measured", true}}},
+          {"error", cls == "failed" ? json{{"tag", "kernelopt.timeout"}, {"message", "hung"}}
+                                    : json(nullptr)},
+          {"cost", {{"gpu_seconds", 360.0}, {"wall_seconds", 400.0}, {"llm_tokens", 10}}},
+          {"show",
+           cls == "failed" ? json(nullptr) : json{{"replay_ms", 2.0}, {"class", "optimizable"}}}};
+}
+
+std::vector<json> run() {
+  return {doc(1, 3, "optimized", 6.0),
+          doc(1, 1, "optimized", 3.0),
+          doc(2, 5, "matched (optimized)", 1.0),
+          doc(2, 2, "fallback", 0.96, "rejected by the performance gate"),
+          doc(2, 7, "optimized", 1.5),
+          doc(2, 9, "failed", 0, "timed out"),
+          doc(1, 4, "matched (synthesis failed)", 1.0)};
+}
+
+TEST(Summary, ClassCountsGeomeansAndLongTail) {
+  const json s = report::summarize(run());
+  const json& all = s["overall"];
+  EXPECT_EQ(all["problems"], 7);
+  EXPECT_EQ(all["classes"]["optimized"], 3);
+  EXPECT_EQ(all["classes"]["matched (optimized)"], 1);
+  EXPECT_EQ(all["classes"]["matched (synthesis failed)"], 1);
+  EXPECT_EQ(all["classes"]["fallback"], 1);
+  EXPECT_EQ(all["classes"]["failed"], 1);
+  EXPECT_EQ(all["fallback_reasons"]["rejected by the performance gate"], 1);
+  EXPECT_EQ(all["fallback_reasons"]["vendor-dominated"], 0);
+  EXPECT_EQ(all["failure_reasons"]["timed out"], 1);
+  EXPECT_EQ(all["speedup_problems"], 6);
+  EXPECT_NEAR(all["geomean_speedup"].get<double>(), std::pow(6.0 * 3 * 1 * 0.96 * 1.5 * 1, 1.0 / 6),
+              1e-12);
+  EXPECT_NEAR(all["geomean_speedup_optimized"].get<double>(), 3.0, 1e-12);
+  EXPECT_NEAR(all["optimized_rate"].get<double>(), 3.0 / 7, 1e-12);
+  EXPECT_EQ(all["long_tail"]["ge_5x"], 1);
+  EXPECT_EQ(all["long_tail"]["2x_to_5x"], 1);
+  EXPECT_EQ(all["long_tail"]["1.01x_to_2x"], 1);
+  EXPECT_NEAR(all["gpu_hours"].get<double>(), 0.7, 1e-12);
+  EXPECT_NEAR(all["wall_seconds"].get<double>(), 2800, 1e-9);
+  EXPECT_EQ(all["llm_tokens"], 70);
+  EXPECT_FALSE(s["baseline_only"].get<bool>());
+}
+
+TEST(Summary, PerLevelAndSortedRows) {
+  const json s = report::summarize(run());
+  ASSERT_EQ(s["levels"].size(), 2U);
+  const json& one = s["levels"][0];
+  EXPECT_EQ(one["level"], 1);
+  EXPECT_EQ(one["problems"], 3);
+  EXPECT_NEAR(one["geomean_speedup"].get<double>(), std::cbrt(18.0), 1e-12);
+  EXPECT_NEAR(one["geomean_speedup_optimized"].get<double>(), std::sqrt(18.0), 1e-12);
+  const json& two = s["levels"][1];
+  EXPECT_EQ(two["problems"], 4);
+  EXPECT_EQ(two["classes"]["failed"], 1);
+  EXPECT_NEAR(two["optimized_rate"].get<double>(), 0.25, 1e-12);
+  std::vector<std::string> order;
+  for (const auto& r : s["problems"]) {
+    order.push_back(std::to_string(r["level"].get<int>()) + "/" + r["problem"].get<std::string>());
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"1/1_p", "1/3_p", "1/4_p", "2/2_p", "2/5_p", "2/7_p",
+                                             "2/9_p"}));
+  EXPECT_NEAR(s["problems"][1]["optimized_ms"].get<double>(), 2.0 / 6, 1e-12);
+  EXPECT_TRUE(s["problems"][6]["speedup"].is_null());
+  EXPECT_EQ(s["problems"][6]["error"], "hung");
+}
+
+TEST(Summary, EmptyGroupsHaveNullGeomeans) {
+  const json s = report::summarize({doc(3, 1, "failed", 0, "timed out")});
+  EXPECT_TRUE(s["overall"]["geomean_speedup"].is_null());
+  EXPECT_TRUE(s["overall"]["geomean_speedup_optimized"].is_null());
+  EXPECT_EQ(s["overall"]["optimized_rate"], 0.0);
+  EXPECT_TRUE(report::geomean({}).is_null());
+  EXPECT_NEAR(report::geomean({2.0, 8.0}).get<double>(), 4.0, 1e-12);
+}
+
+// A show document: two Triton segments (one without a known floor) and one cuBLAS call.
+json show_with_floors() {
+  return {{"replay_ms", 6.0},
+          {"launch_sum_ms", 5.0},
+          {"triton_share", 0.6},
+          {"class", "optimizable"},
+          {"launches",
+           {{{"dispatch", "triton"}, {"time_ms", 2.5}},
+            {{"dispatch", "extern"}, {"time_ms", 2.0}},
+            {{"dispatch", "triton"}, {"time_ms", 0.5}}}},
+          {"segments",
+           {{{"time_ms", 2.5}, {"floor_ms", 1.0}}, {{"time_ms", 0.5}, {"floor_ms", nullptr}}}}};
+}
+
+TEST(Summary, FloorIsSegmentFloorsPlusOtherLaunches) {
+  json d = doc(1, 1, "optimized", 2.0);
+  d["show"] = show_with_floors();
+  const json row = report::summary_row(d);
+  EXPECT_NEAR(row["floor_ms"].get<double>(), 1.0 + 0.5 + 2.0, 1e-12);
+  EXPECT_NEAR(row["headroom_before"].get<double>(), 5.0 / 3.5, 1e-12);
+  EXPECT_NEAR(row["headroom_after"].get<double>(), 5.0 / 3.5 / 2.0, 1e-12);
+  EXPECT_NEAR(row["optimized_ms"].get<double>(), 3.0, 1e-12);
+  EXPECT_EQ(row["baseline_ms"], 6.0);
+  EXPECT_EQ(row["triton_share"], 0.6);
+}
+
+TEST(BaselineOutcome, EachDispatchClass) {
+  const json none = engine::baseline_outcome({{"class", "no_triton_kernel"}});
+  EXPECT_EQ(none["class"], "fallback");
+  EXPECT_EQ(none["reason"], "no Triton kernel");
+  const json vendor = engine::baseline_outcome({{"class", "vendor_dominated"}});
+  EXPECT_EQ(vendor["class"], "fallback");
+  EXPECT_EQ(vendor["reason"], "vendor-dominated");
+  const json open = engine::baseline_outcome({{"class", "optimizable"}});
+  EXPECT_EQ(open["class"], "matched (synthesis failed)");
+  EXPECT_EQ(open["reason"], "");
+  for (const json& o : {none, vendor, open}) {
+    EXPECT_EQ(o["ratio"], 1.0);
+    EXPECT_EQ(o["ratio_low"], 1.0);
+    EXPECT_EQ(o["ratio_high"], 1.0);
+    EXPECT_FALSE(o["measured"].get<bool>());
+  }
+  EXPECT_THROW(engine::baseline_outcome({{"class", "huh"}}), Error);
+}
+
+TEST(BaselineOutcome, BaselineOnlyRunsSayTheSpeedupIsByConstruction) {
+  engine::BenchProblem problem{1, 19, "19_ReLU", "KernelBench/level1/19_ReLU.py"};
+  engine::ProblemCost cost;
+  cost.gpu_seconds = 7200;
+  json show = show_with_floors();
+  show["problem"] = "19_ReLU";
+  show["level"] = 1;
+  const json s = report::summarize({engine::done_document(problem, show, cost)});
+  EXPECT_TRUE(s["baseline_only"].get<bool>());
+  EXPECT_NE(s["note"].get<std::string>().find("1.0 by construction"), std::string::npos);
+  EXPECT_EQ(s["overall"]["geomean_speedup"], 1.0);
+  EXPECT_EQ(s["overall"]["classes"]["matched (synthesis failed)"], 1);
+  EXPECT_EQ(s["overall"]["dispatch_classes"]["optimizable"], 1);
+  EXPECT_EQ(s["overall"]["gpu_hours"], 2.0);
+  const std::string md = report::format_report_md(s, "run");
+  EXPECT_NE(md.find("| level 1 | 1 | 0 | 0 | 1 | 0 | 0 | 0 | 0 | 0 | 1.000x | 0.0% |"),
+            std::string::npos)
+      << md;
+  const std::string cmp = report::format_compare_md({{"a", s}, {"b", report::summarize(run())}});
+  EXPECT_NE(cmp.find("| problems | 1 | 7 |"), std::string::npos) << cmp;
+  EXPECT_NE(cmp.find("| optimized | 0 | 3 |"), std::string::npos) << cmp;
+}
+
+}  // namespace
+}  // namespace kernelopt
