@@ -23,7 +23,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kFixtures = fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures";
+fs::path fixtures_dir() {
+  return fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures";
+}
 
 std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -41,7 +43,7 @@ struct Patched {
 
 Patched patch(const std::string& fixture) {
   Patched p;
-  p.source = read_file(kFixtures / "output_code" / fixture);
+  p.source = read_file(fixtures_dir() / "output_code" / fixture);
   analysis::GraphRun run;
   run.code = inductor::parse_output_code(p.source);
   const auto map = analysis::build_dispatch_map({run}, {});
@@ -75,30 +77,32 @@ bool parses_as_python(const std::string& text) {
   return status == 0;
 }
 
-const std::vector<std::string> kCases = {
-    "a_runner_mixed.py",
-    "b_def_call_grid.py",
-    "c_conv_epilogue.py",
-    "real/h200_level1_33_BatchNorm_graph_0.py",
-    "real/h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py",
-    "real/h200_level3_43_MinGPTCausalAttention_graph_0.py",
-};
+std::vector<std::string> cases() {
+  return {
+      "a_runner_mixed.py",
+      "b_def_call_grid.py",
+      "c_conv_epilogue.py",
+      "real/h200_level1_33_BatchNorm_graph_0.py",
+      "real/h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py",
+      "real/h200_level3_43_MinGPTCausalAttention_graph_0.py",
+  };
+}
 
 TEST(RecomposeGolden, ProbesAndSubstitutionMatchTheirGoldens) {
-  for (const auto& name : kCases) {
+  for (const auto& name : cases()) {
     SCOPED_TRACE(name);
     const Patched p = patch(name);
     ASSERT_FALSE(p.faces.empty());
     const std::string stem = fs::path(name).stem().string();
-    expect_golden(kFixtures / "recompose" / (stem + ".probed.py"), p.probed);
-    expect_golden(kFixtures / "recompose" / (stem + ".recomposed.py"), p.recomposed);
+    expect_golden(fixtures_dir() / "recompose" / (stem + ".probed.py"), p.probed);
+    expect_golden(fixtures_dir() / "recompose" / (stem + ".recomposed.py"), p.recomposed);
     EXPECT_TRUE(parses_as_python(p.probed));
     EXPECT_TRUE(parses_as_python(p.recomposed));
   }
 }
 
 TEST(Recompose, ProbesOnlyAddLines) {
-  for (const auto& name : kCases) {
+  for (const auto& name : cases()) {
     SCOPED_TRACE(name);
     const Patched p = patch(name);
     std::istringstream lines(p.probed);
@@ -115,8 +119,9 @@ TEST(Recompose, ProbesOnlyAddLines) {
     int points = 0;  // one "in" probe per segment, one "out" probe per distinct final step
     for (const auto& face : p.faces) {
       std::set<int> steps;
-      for (const auto& [root, step] : face.output_steps)
+      for (const auto& [root, step] : face.output_steps) {
         steps.insert(step);
+      }
       points += 1 + static_cast<int>(steps.size());
     }
     EXPECT_EQ(probes, points);

@@ -25,7 +25,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kSource = KERNELOPT_SOURCE_DIR;
+fs::path source_dir() {
+  return KERNELOPT_SOURCE_DIR;
+}
 
 struct Result {
   int code = -1;
@@ -90,9 +92,10 @@ class BenchTest : public testing::Test {
 fs::path make_kernelbench(const fs::path& root) {
   const fs::path level = root / "KernelBench" / "level1";
   fs::create_directories(level);
-  fs::copy_file(kSource / "tests/fixtures/problems/good_small.py", level / "1_good_small.py");
-  fs::copy_file(kSource / "tests/fixtures/problems/syntax_error.py", level / "2_syntax_error.py");
-  fs::copy_file(kSource / "examples/layernorm_gelu_residual.py",
+  fs::copy_file(source_dir() / "tests/fixtures/problems/good_small.py", level / "1_good_small.py");
+  fs::copy_file(source_dir() / "tests/fixtures/problems/syntax_error.py",
+                level / "2_syntax_error.py");
+  fs::copy_file(source_dir() / "examples/layernorm_gelu_residual.py",
                 level / "3_layernorm_gelu_residual.py");
   std::ofstream(level / "README.md") << "not a problem\n";
   return root;
@@ -141,6 +144,99 @@ TEST_F(BenchTest, WithoutGpuEveryProblemIsLoadedAndRecordedAsFailed) {
   }
 }
 
+// A stand-in worker that says it has two GPUs and answers the show pipeline's requests with fixed
+// numbers (the captured graph is ReLU's real output code), so that the GPU path of bench (a thread
+// and a worker per GPU, CUDA_VISIBLE_DEVICES, the time limit, resuming) runs on any machine. Each
+// load appends "problem device" to $FAKE_LOG; a problem named *hang* never answers its capture.
+constexpr const char* kFakeWorker = R"PY(
+import json, os, shutil, sys, time
+out = sys.stdout
+for line in sys.stdin:
+    req = json.loads(line)
+    op, res = req["op"], {"id": req["id"], "ok": True}
+    if op == "hello":
+        res.update(protocol=1, pid=os.getpid())
+    elif op == "env":
+        res.update(cuda_available=True, gpu_count=2, gpu="Fake GPU", free_memory_bytes=1000,
+                   peak_memory_bytes=500, bandwidth={"bandwidth_gbps": 4000.0})
+    elif op == "load":
+        with open(os.environ["FAKE_LOG"], "a") as log:
+            log.write(f"{os.path.basename(req['problem'])} {os.environ.get('CUDA_VISIBLE_DEVICES')}\n")
+        res.update(inputs=[], outputs=[])
+        hang = "hang" in req["problem"]
+    elif op == "capture":
+        time.sleep(3600 if hang else 1)
+        os.makedirs(req["run_dir"], exist_ok=True)
+        path = os.path.join(req["run_dir"], "graph_0.py")
+        shutil.copy(os.environ["FAKE_GRAPH"], path)
+        res.update(compile_s=1.0, seeds=[], graphs=[{"index": 0, "path": path, "calls": 1, "args": [
+            {"shape": [4096, 393216], "stride": [393216, 1], "dtype": "float32"}]}])
+    elif op == "time_launches":
+        res.update(intervals=[{"median_ms": 3.0}] * (req["marks"] - 1))
+    elif op in ("time_model", "time_replay"):
+        res.update(median_ms=3.5, min_ms=3.4, max_ms=3.6, samples_ms=[3.5])
+    out.write(json.dumps(res) + "\n")
+    out.flush()
+)PY";
+
+TEST_F(BenchTest, GpuPathRunsAWorkerPerGpuAndKillsAHungProblem) {
+  const fs::path python = dir_ / "fake";
+  fs::create_directories(python / "kernelopt/worker");
+  std::ofstream(python / "kernelopt/__init__.py") << "";
+  std::ofstream(python / "kernelopt/worker/__init__.py") << "";
+  std::ofstream(python / "kernelopt/worker/__main__.py") << kFakeWorker;
+  const fs::path level = dir_ / "kb/level2";
+  fs::create_directories(level);
+  for (const char* name : {"1_a.py", "2_b.py", "3_hang.py", "4_c.py", "5_d.py"}) {
+    std::ofstream(level / name) << "\n";
+  }
+  const fs::path run = dir_ / "run";
+  const std::string command =
+      "env -u CUDA_VISIBLE_DEVICES KERNELOPT_PYTHON_DIR=" + python.string() +
+      " KERNELOPT_CACHE_DIR=" + (dir_ / "cache").string() + " FAKE_LOG=" + (dir_ / "log").string() +
+      " FAKE_GRAPH=" +
+      (source_dir() / "tests/fixtures/output_code/real/h200_level1_19_ReLU_graph_0.py").string() +
+      " " + KERNELOPT_BINARY + " bench " + (dir_ / "kb").string() +
+      " --level 2 --problems all --timeout 4 -q -o " + run.string();
+  const Result r = shell(command);
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_EQ(last_line(r.output),
+            "kernelopt: bench: 1 of 5 problems failed; see " + (run / "summary.json").string())
+      << r.output;
+  const std::string log = read(dir_ / "log");
+  EXPECT_NE(log.find(" 0\n"), std::string::npos) << log;
+  EXPECT_NE(log.find(" 1\n"), std::string::npos) << log;
+
+  const nlohmann::json hung = read_json(run / "problems/level2_3_hang.json");
+  EXPECT_EQ(hung["outcome"]["reason"], "timed out");
+  EXPECT_NE(hung["error"]["message"].get<std::string>().find("not finished within --timeout 4 s"),
+            std::string::npos)
+      << hung.dump();
+  EXPECT_LT(hung["cost"]["gpu_seconds"].get<double>(), 10);
+  const nlohmann::json done = read_json(run / "problems/level2_1_a.json");
+  EXPECT_EQ(done["outcome"]["class"], "matched (synthesis failed)");
+  EXPECT_EQ(done["show"]["replay_ms"], 3.5);
+  EXPECT_EQ(done["cost"]["free_memory_bytes"], 1000);
+  EXPECT_EQ(done["cost"]["peak_memory_bytes"], 500);
+  EXPECT_GT(done["cost"]["gpu_seconds"].get<double>(), 0.5);
+  const nlohmann::json summary = read_json(run / "summary.json");
+  EXPECT_EQ(summary["overall"]["classes"]["matched (synthesis failed)"], 4);
+  EXPECT_EQ(summary["overall"]["failure_reasons"]["timed out"], 1);
+  EXPECT_EQ(summary["overall"]["geomean_speedup"], 1.0);
+
+  // A rerun skips the four done problems and redoes only the one that failed.
+  fs::remove(dir_ / "log");
+  const Result again = shell(command);
+  EXPECT_EQ(again.code, 1) << again.output;
+  EXPECT_NE(again.output.find("4 problems already done"), std::string::npos) << again.output;
+  const std::string redone = read(dir_ / "log");
+  EXPECT_EQ(redone.rfind("3_hang.py ", 0), 0U) << redone;
+  EXPECT_EQ(std::count(redone.begin(), redone.end(), '\n'), 1) << redone;
+  const store::Store store = store::Store::open(run.string());
+  EXPECT_EQ(store.problem("level2/1_a")->status, store::ProblemStatus::kDone);
+  EXPECT_EQ(store.problem("level2/3_hang")->status, store::ProblemStatus::kFailed);
+}
+
 TEST_F(BenchTest, BadArgumentsGiveOneLineAndExitTwo) {
   const fs::path kb = make_kernelbench(dir_ / "kb");
   for (const char* args : {"--level 1 --problems 5-2", "--level 1 --problems odd,x",
@@ -160,7 +256,7 @@ using Counts = std::map<int, std::map<std::string, int>>;
 Counts make_stored_run(const fs::path& run) {
   fs::create_directories(run / "problems");
   Counts counts;
-  for (const auto& entry : fs::directory_iterator(kSource / "results/show")) {
+  for (const auto& entry : fs::directory_iterator(source_dir() / "results/show")) {
     if (entry.path().extension() != ".json") continue;
     const nlohmann::json show = read_json(entry.path());
     engine::BenchProblem problem;
@@ -273,8 +369,8 @@ TEST_F(BenchTest, ChromiumDrawsTheHtmlReport) {
                          (dir_ / "profile").string() + " --screenshot=" + shot.string() +
                          " --window-size=1200,1600 file://" + (run / "report.html").string());
   ASSERT_TRUE(fs::exists(shot)) << r.output;
-  const Result check = shell("python3 " + (kSource / "tests/python/png_check.py").string() + " " +
-                             shot.string() + " --min-colours 32 --min-ink 0.05");
+  const Result check = shell("python3 " + (source_dir() / "tests/python/png_check.py").string() +
+                             " " + shot.string() + " --min-colours 32 --min-ink 0.05");
   EXPECT_EQ(check.code, 0) << check.output;
 }
 

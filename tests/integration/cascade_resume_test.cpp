@@ -4,10 +4,10 @@
 // verdict stored before it may be asked for again. G1 (static compile for sm_90) runs on the CPU;
 // G2 needs captured segments, which need a GPU, so here it ends every candidate as "raised".
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <signal.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -62,8 +62,9 @@ std::map<std::string, std::string> verdict_times(const fs::path& run_dir) {
   const auto problem = store.problem("resume");
   if (!problem) return times;
   for (const auto& c : store.candidates(problem->id)) {
-    for (const auto& g : store.gate_results(c.id))
+    for (const auto& g : store.gate_results(c.id)) {
       times[c.key + "/" + g.gate] = g.created_at;
+    }
   }
   return times;
 }

@@ -38,8 +38,9 @@ std::string xml_problem(const std::string& xml) {
     if (tag.find('<') != std::string::npos) return "'<' inside a tag: " + tag;
     if (std::count(tag.begin(), tag.end(), '"') % 2 != 0) return "unbalanced quotes: " + tag;
     if (tag.front() == '/') {
-      if (open.empty() || open.back() != tag.substr(1))
+      if (open.empty() || open.back() != tag.substr(1)) {
         return "mismatched </" + tag.substr(1) + ">";
+      }
       open.pop_back();
     } else if (tag.back() != '/') {
       open.push_back(tag.substr(0, tag.find_first_of(" \n")));

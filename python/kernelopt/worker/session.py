@@ -118,32 +118,16 @@ class Session:
         """The compiled graphs' own `call`s, in the model's call order, captured in one CUDA graph
         and replayed: the GPU work of the compiled model without launch overhead and without the
         input copies that torch.compile's CUDA-graph trees add."""
-        import torch
-
+        from .gates import _replayable
         from .timing import summary, time_calls
 
         cap = self._capture()
-        modules = [_load_module(g.path, f"kernelopt_replay_{g.index}", {}) for g in cap.graphs]
-        seed = next(iter(cap.inputs_by_seed))
-        calls = [(modules[i], cap.graphs[i].args_by_seed[seed]) for i in cap.order]
-
-        def run_all():
-            for module, args in calls:
-                module.call(list(args))
-
-        side = torch.cuda.Stream()
-        side.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(side):
-            for _ in range(2):
-                run_all()
-        torch.cuda.current_stream().wait_stream(side)
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
-            run_all()
+        modules = {g.index: _load_module(g.path, f"kernelopt_replay_{g.index}", {}) for g in cap.graphs}
+        graph = _replayable(cap, modules, next(iter(cap.inputs_by_seed)))
         samples = time_calls(graph.replay, iters=int(req.get("iters", 30)), warmup=int(req.get("warmup", 3)),
                              mode="synced")
         del graph
-        return {"variant": "replay", "graph_calls": len(calls), **summary(samples)}
+        return {"variant": "replay", "graph_calls": len(cap.order), **summary(samples)}
 
     def segment_capture(self, req):
         from .segments import Probe, describe_segment, run_probed

@@ -8,25 +8,25 @@ namespace kernelopt {
 namespace {
 
 constexpr std::array<std::pair<Status, const char*>, 18> kNames = {{
-      {Status::kOk, "ok"},
-      {Status::kCompileFailed, "compile_failed"},
-      {Status::kResourceExceeded, "resource_exceeded"},
-      {Status::kInterfaceError, "interface_error"},
-      {Status::kRaised, "raised"},
-      {Status::kCrashed, "crashed"},
-      {Status::kTimedOut, "timed_out"},
-      {Status::kAliasedOutput, "aliased_output"},
-      {Status::kSideStream, "side_stream"},
-      {Status::kOutOfBounds, "out_of_bounds"},
-      {Status::kNotWritten, "not_written"},
-      {Status::kMutatedInput, "mutated_input"},
-      {Status::kNanInfMismatch, "nan_inf_mismatch"},
-      {Status::kWrongResult, "wrong_result"},
-      {Status::kNondeterministic, "nondeterministic"},
-      {Status::kModelMismatch, "model_mismatch"},
-      {Status::kSlower, "slower"},
-      {Status::kSkipped, "skipped"},
-  }};
+    {Status::kOk, "ok"},
+    {Status::kCompileFailed, "compile_failed"},
+    {Status::kResourceExceeded, "resource_exceeded"},
+    {Status::kInterfaceError, "interface_error"},
+    {Status::kRaised, "raised"},
+    {Status::kCrashed, "crashed"},
+    {Status::kTimedOut, "timed_out"},
+    {Status::kAliasedOutput, "aliased_output"},
+    {Status::kSideStream, "side_stream"},
+    {Status::kOutOfBounds, "out_of_bounds"},
+    {Status::kNotWritten, "not_written"},
+    {Status::kMutatedInput, "mutated_input"},
+    {Status::kNanInfMismatch, "nan_inf_mismatch"},
+    {Status::kWrongResult, "wrong_result"},
+    {Status::kNondeterministic, "nondeterministic"},
+    {Status::kModelMismatch, "model_mismatch"},
+    {Status::kSlower, "slower"},
+    {Status::kSkipped, "skipped"},
+}};
 
 }  // namespace
 

@@ -65,8 +65,9 @@ nlohmann::json write_optimized(const fs::path& dir,
   }
   manifest["call_order"] = captured.value("call_order", nlohmann::json::array());
   manifest["segments"] = nlohmann::json::array();
-  for (const auto& c : accepted)
+  for (const auto& c : accepted) {
     manifest["segments"].push_back(c.segment);
+  }
   manifest["outcome"] = verdicts.value("outcome", nlohmann::json::object());
   fs::copy_file(problem, tmp / "problem.py", fs::copy_options::overwrite_existing);
   write_file(tmp / "manifest.json", manifest.dump(1) + "\n");

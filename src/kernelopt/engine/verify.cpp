@@ -46,15 +46,17 @@ std::map<int, nlohmann::json> probe(worker::Worker& worker,
                                     const fs::path& dir,
                                     const VerifyOptions& options) {
   std::map<int, std::vector<recompose::SegmentInterface>> by_graph;
-  for (const auto& [id, face] : faces)
+  for (const auto& [id, face] : faces) {
     by_graph[face.graph].push_back(face);
+  }
   std::map<int, nlohmann::json> tensors;
   for (const auto& [graph, list] : by_graph) {
     const fs::path path = dir / fmt::format("graph_{}.probed.py", graph);
     write_file(path, recompose::probe_segments(g.texts[graph], g.runs[graph].code, list));
     nlohmann::json ids = nlohmann::json::array();
-    for (const auto& face : list)
+    for (const auto& face : list) {
       ids.push_back(face.segment);
+    }
     const nlohmann::json response = ask(
         worker,
         {{"op", "segment_capture"}, {"graph", graph}, {"path", path.string()}, {"segments", ids}},
@@ -95,8 +97,9 @@ std::vector<gate::Candidate> make_candidates(const VerifyOptions& options,
 
 nlohmann::json outcomes_json(const std::vector<Outcome>& outcomes) {
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& o : outcomes)
+  for (const auto& o : outcomes) {
     list.push_back(to_json(o));
+  }
   return list;
 }
 

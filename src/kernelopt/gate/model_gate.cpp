@@ -11,8 +11,9 @@ const char* const kGate = "G3 model";
 
 nlohmann::json as_request_map(const Recomposed& recomposed) {
   nlohmann::json map = nlohmann::json::object();
-  for (const auto& [graph, path] : recomposed)
+  for (const auto& [graph, path] : recomposed) {
     map[std::to_string(graph)] = path;
+  }
   return map;
 }
 

@@ -35,8 +35,9 @@ void apply(std::map<std::string, Binding>& bound, const inductor::Step& step) {
       bound[step.target] = {root_of(bound, step.alias_of), 2};
       break;
     default:
-      for (const auto& name : step.defines)
+      for (const auto& name : step.defines) {
         bound[name] = {name, 0};
+      }
       break;
   }
 }
@@ -47,8 +48,9 @@ std::map<std::string, std::string> live_names(const inductor::OutputCode& code,
                                               int step,
                                               bool after) {
   std::map<std::string, Binding> bound;
-  for (const auto& name : code.graph_inputs)
+  for (const auto& name : code.graph_inputs) {
     bound[name] = {name, 0};
+  }
   const int stop = after ? step + 1 : step;
   for (int i = 0; i < stop && i < static_cast<int>(code.steps.size()); ++i) {
     apply(bound, code.steps[i]);
@@ -60,8 +62,9 @@ std::map<std::string, std::string> live_names(const inductor::OutputCode& code,
     if (it == best.end() || rank < it->second.first) best[binding.root] = {rank, name};
   }
   std::map<std::string, std::string> names;
-  for (const auto& [root, entry] : best)
+  for (const auto& [root, entry] : best) {
     names[root] = entry.second;
+  }
   return names;
 }
 
@@ -85,8 +88,9 @@ SegmentInterface segment_interface(const inductor::OutputCode& code,
     }
     return it->second;
   };
-  for (const auto& root : segment.inputs)
+  for (const auto& root : segment.inputs) {
     face.inputs[root] = pick(before, root, "before");
+  }
   for (const auto& root : segment.outputs) {
     int step = face.last_step;
     if (after.count(root) == 0) {

@@ -60,8 +60,9 @@ std::string rewrite_region(const std::vector<std::string>& lines,
     for (; step <= face.last_step && code.steps[step].line == line; ++step) {
       const inductor::Step& s = code.steps[step];
       any = true;
-      for (int l = s.line; l <= s.end_line; ++l)
+      for (int l = s.line; l <= s.end_line; ++l) {
         covered.insert(l);
+      }
       if (s.kind == StepKind::kTritonLaunch) continue;
       KO_CHECK(s.kind != StepKind::kExternCall && s.kind != StepKind::kAtenFallback);
       (s.kind == StepKind::kDel ? suffix : prefix) += indent + s.text + "\n";
@@ -87,8 +88,9 @@ std::string probe_segments(const std::string& text,
     edits.insert_before(first.line, fmt::format("{}_ko_probe({}, 'in', {})\n", indent, face.segment,
                                                 dict_literal(face.inputs)));
     std::map<int, std::map<std::string, std::string>> by_step;  // probe point -> outputs
-    for (const auto& [root, name] : face.outputs)
+    for (const auto& [root, name] : face.outputs) {
       by_step[face.output_steps.at(root)][root] = name;
+    }
     for (const auto& [step, names] : by_step) {
       edits.insert_after(
           code.steps[step].end_line,

@@ -138,8 +138,9 @@ nlohmann::json aggregate(const std::vector<nlohmann::json>& rows) {
     const double s = row["speedup"].get<double>();
     speedups.push_back(s);
     if (row.value("class", "") == "optimized") optimized.push_back(s);
-    if (const std::string bin = long_tail_bin(s); !bin.empty())
+    if (const std::string bin = long_tail_bin(s); !bin.empty()) {
       tail[bin] = tail[bin].get<int>() + 1;
+    }
   }
   nlohmann::json out;
   out["problems"] = rows.size();
