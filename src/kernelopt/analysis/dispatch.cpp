@@ -13,11 +13,6 @@ namespace {
 
 using inductor::StepKind;
 
-bool is_launch(StepKind kind) {
-  return kind == StepKind::kTritonLaunch || kind == StepKind::kExternCall ||
-         kind == StepKind::kAtenFallback;
-}
-
 LaunchKind launch_kind(StepKind kind) {
   if (kind == StepKind::kTritonLaunch) return LaunchKind::kTriton;
   if (kind == StepKind::kExternCall) return LaunchKind::kExtern;
@@ -113,7 +108,7 @@ DispatchMap build_dispatch_map(const std::vector<GraphRun>& graphs,
     const GraphRun& graph = graphs[g];
     std::size_t launch_index = 0;
     for (std::size_t s = 0; s < graph.code.steps.size(); ++s) {
-      if (!is_launch(graph.code.steps[s].kind)) continue;
+      if (!inductor::is_launch(graph.code.steps[s].kind)) continue;
       const double ms = launch_index < graph.launch_ms.size() ? graph.launch_ms[launch_index] : 0;
       ++launch_index;
       map.launches.push_back(

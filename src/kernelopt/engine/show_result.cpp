@@ -26,11 +26,7 @@ nlohmann::json graph_summary(const std::vector<analysis::GraphRun>& graphs) {
     int launches = 0;
     int triton = 0;
     for (const auto& step : graphs[i].code.steps) {
-      launches += (step.kind == inductor::StepKind::kTritonLaunch ||
-                   step.kind == inductor::StepKind::kExternCall ||
-                   step.kind == inductor::StepKind::kAtenFallback)
-                      ? 1
-                      : 0;
+      launches += inductor::is_launch(step.kind) ? 1 : 0;
       triton += step.kind == inductor::StepKind::kTritonLaunch ? 1 : 0;
     }
     out.push_back({{"index", i},

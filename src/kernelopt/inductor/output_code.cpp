@@ -166,6 +166,11 @@ std::string to_string(KernelKind kind) {
   return "other";
 }
 
+bool is_launch(StepKind kind) {
+  return kind == StepKind::kTritonLaunch || kind == StepKind::kExternCall ||
+         kind == StepKind::kAtenFallback;
+}
+
 std::string to_string(StepKind kind) {
   switch (kind) {
     case StepKind::kAlloc:

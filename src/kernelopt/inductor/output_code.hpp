@@ -128,6 +128,9 @@ struct OutputCode {
 // size hints). Throws kernelopt::Error tagged "kernelopt.parse" when the text has no `call`.
 OutputCode parse_output_code(const std::string& text);
 
+// Whether a step launches GPU work: a Triton kernel, an extern call or an ATen fallback.
+bool is_launch(StepKind kind);
+
 // Stable names for the enums, used in JSON and reports.
 std::string to_string(KernelKind kind);
 std::string to_string(StepKind kind);

@@ -7,17 +7,12 @@
 
 namespace kernelopt::recompose {
 
-bool is_launch(inductor::StepKind kind) {
-  return kind == inductor::StepKind::kTritonLaunch || kind == inductor::StepKind::kExternCall ||
-         kind == inductor::StepKind::kAtenFallback;
-}
-
 Instrumented instrument_launches(const std::string& text, const inductor::OutputCode& code) {
   const std::vector<std::string> lines = split_lines(text);
   LineEdits edits;
   Instrumented result;
   for (const inductor::Step& step : code.steps) {
-    if (!is_launch(step.kind)) continue;
+    if (!inductor::is_launch(step.kind)) continue;
     if (step.line < 1 || step.end_line > static_cast<int>(lines.size())) continue;
     const std::string mark = indentation(lines[step.line - 1]) + "_ko_mark()\n";
     if (result.launches == 0) {

@@ -15,9 +15,6 @@ struct Instrumented {
   int launches = 0;  // how many launches are timed
 };
 
-// Whether a step launches GPU work (a Triton kernel, an extern call or an ATen fallback).
-bool is_launch(inductor::StepKind kind);
-
 // Inserts the marks; `code` must be the parse of `text`.
 Instrumented instrument_launches(const std::string& text, const inductor::OutputCode& code);
 
