@@ -88,6 +88,15 @@ TEST(DispatchMap, Classes) {
   EXPECT_TRUE(none.segments.empty());
 }
 
+TEST(DispatchMap, UntimedGraphWithTritonLaunchesIsOptimizable) {
+  // verify builds its map without launch times: no share is known, so Triton launches decide.
+  analysis::GraphRun untimed;
+  untimed.code = inductor::parse_output_code(fixture("a_runner_mixed.py"));
+  const auto map = analysis::build_dispatch_map({untimed}, {});
+  EXPECT_DOUBLE_EQ(map.total_ms, 0.0);
+  EXPECT_EQ(map.problem_class, analysis::ProblemClass::kOptimizable);
+}
+
 TEST(Instrument, MarksBeforeFirstAndAfterEveryLaunch) {
   const std::string text = fixture("a_runner_mixed.py");
   const auto code = inductor::parse_output_code(text);

@@ -50,6 +50,8 @@ int main(int argc, char** argv) {
   verify_cmd->add_option("-o,--run-dir", verify.options.run_dir,
                          "run directory (store, optimized/); default runs/verify/NAME");
   verify_cmd->add_option("--json", verify.json, "also write the verdicts as JSON");
+  verify_cmd->add_flag("--each", verify.options.each,
+                       "check every candidate alone (G1-G4 each), sharing one capture");
   verify_cmd->add_option("--timeout", verify_timeout, "seconds for load and capture")
       ->check(CLI::Range(1, 86400));
   verify_cmd->add_option("--gate-timeout", gate_timeout, "seconds for each gate request")

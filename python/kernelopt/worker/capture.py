@@ -11,6 +11,8 @@ import os
 import time
 from dataclasses import dataclass, field
 
+from .compare import max_abs_err as _max_abs_err
+from .compare import park
 from .errors import WorkerError
 from .problem import Problem, describe_value, run_forward
 
@@ -41,18 +43,6 @@ def _output_code_class():
     from torch._inductor.output_code import CompiledFxGraph
 
     return CompiledFxGraph
-
-
-def _max_abs_err(a_list, b_list) -> float:
-    import torch
-
-    worst = 0.0
-    for a, b in zip(a_list, b_list):
-        d = (a.detach().double() - b.detach().double().to(a.device)).abs()
-        d = torch.nan_to_num(d, nan=float("inf"))
-        if d.numel():
-            worst = max(worst, float(d.max()))
-    return worst
 
 
 def float64_reference(problem: Problem, inputs: list) -> list:
@@ -104,7 +94,6 @@ def capture(problem: Problem, run_dir: str, seeds: list, mode: str, references: 
             inputs = problem.make_inputs(seed)
             result.inputs_by_seed[seed] = inputs
             eager = [t.clone() for t in run_forward(problem, inputs)]
-            result.eager_by_seed[seed] = eager
             t0 = time.perf_counter()
             with torch.no_grad():
                 out = result.compiled(*inputs)
@@ -116,15 +105,17 @@ def capture(problem: Problem, run_dir: str, seeds: list, mode: str, references: 
             entry = {"seed": seed, "compiled_vs_eager_max_abs": _max_abs_err(compiled_out, eager)}
             if references:
                 ref64 = float64_reference(problem, inputs)
-                result.f64_by_seed[seed] = ref64
                 entry["eager_vs_f64_max_abs"] = _max_abs_err(eager, ref64)
                 entry["compiled_vs_f64_max_abs"] = _max_abs_err(compiled_out, ref64)
+                ref64 = result.f64_by_seed[seed] = park(ref64)
                 if run_dir and save_references:
                     refs = os.path.join(run_dir, "refs")
                     os.makedirs(refs, exist_ok=True)
                     _save_atomic([t.cpu() for t in eager], os.path.join(refs, f"seed{seed}_eager.pt"))
                     _save_atomic([t.cpu() for t in ref64], os.path.join(refs, f"seed{seed}_f64.pt"))
                 del ref64
+            del compiled_out, out
+            result.eager_by_seed[seed] = park(eager)
             per_seed.append(entry)
     finally:
         cls.__call__ = original_call

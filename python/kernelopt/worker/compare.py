@@ -1,8 +1,62 @@
-"""Numbers that compare a candidate's output with the reference: errors and mismatch counts."""
+"""Numbers that compare a candidate's output with the reference: errors and mismatch counts.
+
+KernelBench tensors reach several GB: comparisons run piece by piece (`CHUNK` elements at a time,
+in float64), so that their temporaries stay small, and a reference kept in host memory
+(`park`) is brought to the GPU one piece at a time.
+"""
 
 from __future__ import annotations
 
+import os
+
 from .buffers import still_poisoned
+
+CHUNK = 1 << 25  # elements per piece of a comparison
+# References (eager and float64 outputs of one seed) larger than this wait in host memory.
+PARK_BYTES = int(os.environ.get("KERNELOPT_PARK_BYTES", str(2 << 30)))
+
+
+def park(tensors: list, host: str = "cpu") -> list:
+    """The tensors, moved to host memory when those elsewhere hold more than PARK_BYTES."""
+    import torch
+
+    away = [t for t in tensors if isinstance(t, torch.Tensor) and t.device.type != host]
+    if sum(t.numel() * t.element_size() for t in away) <= PARK_BYTES:
+        return tensors
+    return [t.to(host) if isinstance(t, torch.Tensor) else t for t in tensors]
+
+
+def pieces(a, b):
+    """(piece of a, same piece of b on a's device), covering both in step. Small tensors come
+    whole; large ones flattened (a copy only where one is not contiguous)."""
+    if a.numel() <= CHUNK:
+        yield a, b.to(a.device)
+        return
+    fa, fb = a.reshape(-1), b.reshape(-1)
+    for i in range(0, fa.numel(), CHUNK):
+        yield fa[i:i + CHUNK], fb[i:i + CHUNK].to(a.device)
+
+
+def max_abs_err(a_list, b_list) -> float:
+    """Largest |a - b| over paired tensors; NaN anywhere counts as infinite."""
+    import torch
+
+    worst = 0.0
+    for a, b in zip(a_list, b_list):
+        for pa, pb in pieces(a.detach(), b.detach()):
+            d = torch.nan_to_num((pa.double() - pb.double()).abs(), nan=float("inf"))
+            if d.numel():
+                worst = max(worst, float(d.max()))
+    return worst
+
+
+def allclose(a_list, b_list, tol: float) -> bool:
+    import torch
+
+    return len(a_list) == len(b_list) and all(
+        a.shape == b.shape and all(torch.allclose(pa, pb, rtol=tol, atol=tol, equal_nan=True)
+                                   for pa, pb in pieces(a, b))
+        for a, b in zip(a_list, b_list))
 
 
 def compare(out, ref, rtol: float, atol: float) -> dict:
@@ -12,24 +66,25 @@ def compare(out, ref, rtol: float, atol: float) -> dict:
     isclose(rtol, atol, equal_nan=True), NaN and Inf disagreements included."""
     import torch
 
-    a = out.detach().to(torch.float64)
-    b = ref.detach().to(device=out.device).to(torch.float64)
-    finite = torch.isfinite(a) & torch.isfinite(b)
-    diff = (a - b).abs()
-    max_abs = float(diff[finite].max()) if bool(finite.any()) else 0.0
-    rel_mask = finite & b.ne(0)
-    max_rel = float((diff[rel_mask] / b[rel_mask].abs()).max()) if bool(rel_mask.any()) else 0.0
-    close = torch.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True)
-    inf_differs = torch.isposinf(a).ne(torch.isposinf(b)) | torch.isneginf(a).ne(torch.isneginf(b))
-    return {
-        "elements": out.numel(),
-        "max_abs_err": max_abs,
-        "max_rel_err": max_rel,
-        "mismatched": int((~close).sum()),
-        "unwritten": int(still_poisoned(out, ref.to(out.device)).sum()),
-        "nan_mismatch": int(torch.isnan(a).ne(torch.isnan(b)).sum()),
-        "inf_mismatch": int(inf_differs.sum()),
-    }
+    total = {"elements": out.numel(), "max_abs_err": 0.0, "max_rel_err": 0.0, "mismatched": 0,
+             "unwritten": 0, "nan_mismatch": 0, "inf_mismatch": 0}
+    for po, pr in pieces(out.detach(), ref.detach()):
+        a, b = po.to(torch.float64), pr.to(torch.float64)
+        finite = torch.isfinite(a) & torch.isfinite(b)
+        diff = (a - b).abs()
+        if bool(finite.any()):
+            total["max_abs_err"] = max(total["max_abs_err"], float(diff[finite].max()))
+        rel_mask = finite & b.ne(0)
+        if bool(rel_mask.any()):
+            total["max_rel_err"] = max(total["max_rel_err"],
+                                       float((diff[rel_mask] / b[rel_mask].abs()).max()))
+        close = torch.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True)
+        inf_differs = torch.isposinf(a).ne(torch.isposinf(b)) | torch.isneginf(a).ne(torch.isneginf(b))
+        total["mismatched"] += int((~close).sum())
+        total["unwritten"] += int(still_poisoned(po, pr).sum())
+        total["nan_mismatch"] += int(torch.isnan(a).ne(torch.isnan(b)).sum())
+        total["inf_mismatch"] += int(inf_differs.sum())
+    return total
 
 
 def combine(per_root: dict) -> dict:

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import statistics
 
-from .capture import Capture, _max_abs_err, _output_code_class, float64_reference
+from .capture import Capture, _output_code_class, float64_reference
+from .compare import allclose as _allclose
+from .compare import max_abs_err as _max_abs_err
+from .compare import park
 from .errors import failure
 from .problem import run_forward
 
@@ -57,21 +60,13 @@ def _forward(cap: Capture, inputs: list) -> list:
     return out
 
 
-def _allclose(a_list, b_list, tol: float) -> bool:
-    import torch
-
-    return len(a_list) == len(b_list) and all(
-        a.shape == b.shape and torch.allclose(a, b.to(a.device), rtol=tol, atol=tol, equal_nan=True)
-        for a, b in zip(a_list, b_list))
-
-
 def model_check_seed(problem, cap: Capture, modules: dict, seed) -> dict:
     """G3's numbers for one seed; `error` set (numbers left out) when the recomposed model raised."""
     inputs = cap.inputs_by_seed[seed]
     if seed not in cap.eager_by_seed:
-        cap.eager_by_seed[seed] = [t.clone() for t in run_forward(problem, inputs)]
+        cap.eager_by_seed[seed] = park([t.clone() for t in run_forward(problem, inputs)])
     if seed not in cap.f64_by_seed:
-        cap.f64_by_seed[seed] = float64_reference(problem, inputs)
+        cap.f64_by_seed[seed] = park(float64_reference(problem, inputs))
     eager, ref64 = cap.eager_by_seed[seed], cap.f64_by_seed[seed]
     baseline = _forward(cap, inputs)
     try:

@@ -128,7 +128,9 @@ DispatchMap build_dispatch_map(const std::vector<GraphRun>& graphs,
       std::none_of(map.launches.begin(), map.launches.end(),
                    [](const Launch& l) { return l.kind == LaunchKind::kTriton; })) {
     map.problem_class = ProblemClass::kNoTriton;
-  } else if (map.triton_share < options.vendor_dominated_share) {
+  } else if (map.total_ms > 0 && map.triton_share < options.vendor_dominated_share) {
+    // Without launch times (verify does not time launches) the share is unknown: a graph with
+    // Triton launches is optimizable until times say otherwise.
     map.problem_class = ProblemClass::kVendorDominated;
   } else {
     map.problem_class = ProblemClass::kOptimizable;
