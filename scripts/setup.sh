@@ -24,9 +24,12 @@ fi
 
 [ -x .venv/bin/python ] || "$python" -m venv .venv
 if ! .venv/bin/python -c 'import torch, triton, pytest, numpy, sys
-sys.exit(not (torch.__version__.startswith("2.11.0") and triton.__version__ == "3.6.0"))' 2>/dev/null; then
+v = tuple(int(p) for p in numpy.__version__.split(".")[:2])
+sys.exit(not (torch.__version__.startswith("2.11.0") and triton.__version__ == "3.6.0" and v < (2, 4)))' 2>/dev/null; then
   echo "setup: installing torch 2.11.0 and triton 3.6.0 into .venv (a few GB)"
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q torch==2.11.0 triton==3.6.0 numpy pytest
+  # numpy 2.4 refuses int() of a one-element array, which Triton 3.6's interpreter does for a
+  # loop bound that is a kernel argument (the CPU tests of candidates run under the interpreter).
+  .venv/bin/python -m pip install -q torch==2.11.0 triton==3.6.0 "numpy<2.4" pytest
 fi
 echo "setup: done"

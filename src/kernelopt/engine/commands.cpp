@@ -87,8 +87,8 @@ int verify_command(VerifyCommand command) {
   const nlohmann::json doc = run_verify(command.options, worker, [](const std::string& line) {
     std::fprintf(stderr, "... %s\n", line.c_str());
   });
-  std::fputs(report::format_verify(doc).c_str(), stdout);
   if (!command.json.empty()) write_file(command.json, doc.dump(1) + "\n");
+  std::fputs(report::format_verify(doc).c_str(), stdout);
   return doc.contains("optimized") || doc.contains("each") ? 0 : 1;
 }
 

@@ -15,29 +15,42 @@ std::string gates_text(const nlohmann::json& gates) {
   return out;
 }
 
+std::string format_one(const nlohmann::json& doc) {
+  std::string out;
+  for (const auto& c : doc.value("candidates", nlohmann::json::array())) {
+    out += fmt::format("  seg{} {} -> {}\n", c.value("segment", -1), c.value("file", "?"),
+                       c.value("passed", false) ? "passed" : "rejected");
+    out += gates_text(c.value("gates", nlohmann::json::array()));
+  }
+  for (const auto& a : doc.value("attempts", nlohmann::json::array())) {
+    out += fmt::format("  model with segments {} -> {}\n",
+                       a.value("segments", nlohmann::json::array()).dump(),
+                       a.value("passed", false) ? "accepted" : "rejected");
+    out += gates_text(a.value("gates", nlohmann::json::array()));
+  }
+  const auto o = doc.value("outcome", nlohmann::json::object());
+  out += fmt::format("outcome: {}{}", o.value("class", "?"),
+                     o.value("reason", "").empty() ? "" : " (" + o.value("reason", "") + ")");
+  const auto ratio = o.value("ratio", nlohmann::json());
+  if (ratio.is_number()) {
+    out += fmt::format(", {:.3f}x [{:.3f}, {:.3f}] over the baseline", ratio.get<double>(),
+                       o.value("ratio_low", 0.0), o.value("ratio_high", 0.0));
+  }
+  return out + "\n";
+}
+
 }  // namespace
 
 std::string format_verify(const nlohmann::json& doc) {
   std::string out =
       fmt::format("{}: {} segment(s)\n", doc.value("problem", "?"), doc.value("segments", 0));
-  for (const auto& c : doc["candidates"]) {
-    out += fmt::format("  seg{} {} -> {}\n", c.value("segment", -1), c.value("file", "?"),
-                       c.value("passed", false) ? "passed" : "rejected");
-    out += gates_text(c["gates"]);
+  if (doc.contains("each")) {  // verify --each: one cascade per candidate
+    for (const auto& one : doc["each"]) {
+      out += format_one(one);
+    }
+    return out;
   }
-  for (const auto& a : doc["attempts"]) {
-    out += fmt::format("  model with segments {} -> {}\n", a["segments"].dump(),
-                       a.value("passed", false) ? "accepted" : "rejected");
-    out += gates_text(a["gates"]);
-  }
-  const auto& o = doc["outcome"];
-  out += fmt::format("outcome: {}{}", o.value("class", "?"),
-                     o.value("reason", "").empty() ? "" : " (" + o.value("reason", "") + ")");
-  if (o["ratio"].is_number()) {
-    out += fmt::format(", {:.3f}x [{:.3f}, {:.3f}] over the baseline", o["ratio"].get<double>(),
-                       o["ratio_low"].get<double>(), o["ratio_high"].get<double>());
-  }
-  out += "\n";
+  out += format_one(doc);
   if (doc.contains("optimized")) out += "wrote optimized/ (load it with kernelopt.load(dir))\n";
   return out;
 }

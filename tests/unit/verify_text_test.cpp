@@ -1,0 +1,52 @@
+// What `kernelopt verify` prints: one cascade, and `--each` (one cascade per candidate).
+#include <gtest/gtest.h>
+
+#include "kernelopt/report/verify_text.hpp"
+
+namespace kernelopt {
+namespace {
+
+nlohmann::json one(const std::string& file, bool passed, const std::string& cls) {
+  nlohmann::json gate = {{"gate", "G1 static"}, {"status", passed ? "ok" : "compile_failed"},
+                         {"detail", "d"}};
+  nlohmann::json doc = {{"candidates", {{{"segment", 0}, {"file", file}, {"passed", passed},
+                                         {"gates", {gate}}}}},
+                        {"attempts", nlohmann::json::array()},
+                        {"outcome", {{"class", cls}, {"reason", ""}, {"ratio", nullptr}}}};
+  if (passed) {
+    doc["attempts"].push_back({{"segments", {0}}, {"passed", true}, {"gates", {gate}}});
+    doc["outcome"]["ratio"] = 1.5;
+    doc["outcome"]["ratio_low"] = 1.4;
+    doc["outcome"]["ratio_high"] = 1.6;
+  }
+  return doc;
+}
+
+TEST(VerifyText, OneCascade) {
+  nlohmann::json doc = one("good.py", true, "optimized");
+  doc["problem"] = "p.py";
+  doc["segments"] = 1;
+  doc["optimized"] = "dir";
+  const std::string text = report::format_verify(doc);
+  EXPECT_NE(text.find("p.py: 1 segment(s)"), std::string::npos);
+  EXPECT_NE(text.find("seg0 good.py -> passed"), std::string::npos);
+  EXPECT_NE(text.find("model with segments [0] -> accepted"), std::string::npos);
+  EXPECT_NE(text.find("outcome: optimized, 1.500x [1.400, 1.600]"), std::string::npos);
+  EXPECT_NE(text.find("wrote optimized/"), std::string::npos);
+}
+
+TEST(VerifyText, EachCandidateAlone) {
+  // A document of `verify --each` has no top-level candidates/attempts/outcome (this aborted).
+  const nlohmann::json doc = {{"problem", "p.py"},
+                              {"segments", 1},
+                              {"each", {one("a.py", true, "optimized"),
+                                        one("b.py", false, "matched (synthesis failed)")}}};
+  const std::string text = report::format_verify(doc);
+  EXPECT_NE(text.find("seg0 a.py -> passed"), std::string::npos);
+  EXPECT_NE(text.find("seg0 b.py -> rejected"), std::string::npos);
+  EXPECT_NE(text.find("outcome: matched (synthesis failed)\n"), std::string::npos);
+  EXPECT_EQ(text.find("wrote optimized/"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kernelopt
