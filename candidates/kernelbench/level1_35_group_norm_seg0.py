@@ -71,6 +71,7 @@ def _group_norm(x_ptr, w_ptr, b_ptr, y_ptr, part_ptr, done_ptr, rows, steps, gro
             while seen < programs:
                 seen = tl.load(done_ptr + h, volatile=True)
             tl.atomic_add(done_ptr + h, 0, sem="acquire")
+            tl.debug_barrier()  # the acquire is one thread's: order every thread's reads after it
             slot = part_ptr + 2 * (h * programs + k)
             p_mean = tl.load(slot, mask=k_ok, other=0.0, cache_modifier=".cg")
             p_m2 = tl.load(slot + 1, mask=k_ok, other=0.0, cache_modifier=".cg")

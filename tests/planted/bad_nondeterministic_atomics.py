@@ -1,17 +1,19 @@
 """BAD (G2 isolated -> nondeterministic): splits each row over SPLIT=16 programs that
 `tl.atomic_add` their float32 partial sums (512 columns each) into a zeroed `out`. Float addition
-is not associative and the order in which the 16 atomics of a row arrive depends on scheduling, so
-two runs on the same input differ in the last bits of some rows. The values are accurate (errors
-~1e-3 against a tolerance of ~4.1), so only the determinism check (a second run on fresh copies,
-compared bitwise) fires.
+is not associative, so the order in which the 16 atomics of a row arrive decides the last bits
+of the row's sum. The values are accurate (errors ~1e-3 against a tolerance of ~4.1), so only
+the determinism check (a second run on fresh copies, compared bitwise) fires.
 
-This is probabilistic. Given a different arrival order, two float32 sums of 16 partials of ~256
-differ in the last bits about half the time (numpy: 54% of pairs of random orders); a miss needs the
-arrival order of all 8192 rows to repeat exactly, in both runs of all three seeds (65536 programs
-racing on 132 SMs). That is not expected in practice, but nothing guarantees it: a miss would show
-as this candidate passing G2 (and then G3 and probably G4). Triton's interpreter runs programs one
-after another, so on the CPU it is deterministic: the CPU test only shows the numbers are right.
+On an idle H200 the arrival order turned out to repeat from run to run (measured 2026-11-29: the
+first version of this candidate, without the delay below, passed G2 bit for bit on all three
+seeds). So each program now waits a few microseconds before its atomic, for a time read from the
+GPU's nanosecond clock (%globaltimer): the arrival order then changes between runs, as it does on
+a busy GPU. It is the same race; the delay only stops the scheduler from hiding it.
+Triton's interpreter has no clock and runs programs one after another (deterministic): there the
+delay is off and the CPU test only shows the numbers are right.
 """
+import os
+
 import triton
 import triton.language as tl
 
@@ -20,7 +22,14 @@ BLOCK = 512
 
 
 @triton.jit
-def _partial_sum(x_ptr, out_ptr, n_cols, x_stride, out_stride, cols_per_program, BLOCK: tl.constexpr):
+def _clock():
+    return tl.inline_asm_elementwise("mov.u32 $0, %globaltimer_lo;", "=r", [], dtype=tl.int32,
+                                     is_pure=False, pack=1)
+
+
+@triton.jit
+def _partial_sum(x_ptr, out_ptr, n_cols, x_stride, out_stride, cols_per_program, BLOCK: tl.constexpr,
+                 JITTER: tl.constexpr):
     row = tl.program_id(0)
     first = tl.program_id(1) * cols_per_program
     cols = tl.arange(0, BLOCK)
@@ -29,7 +38,13 @@ def _partial_sum(x_ptr, out_ptr, n_cols, x_stride, out_stride, cols_per_program,
     for start in range(first, first + cols_per_program, BLOCK):
         m = (start + cols < n_cols) & (start + cols < first + cols_per_program)
         acc += tl.load(base + start + cols, mask=m, other=0.0)
-    tl.atomic_add(out_ptr + row * out_stride, tl.sum(acc, axis=0))  # the defect: order varies
+    total = tl.sum(acc, axis=0)
+    if JITTER:  # wait 0-4 us, by the clock: the arrival order below differs between runs
+        start_ns = _clock()
+        wait = start_ns & 4095
+        while (_clock() - start_ns) < wait:
+            pass
+    tl.atomic_add(out_ptr + row * out_stride, total)  # the defect: the order of the adds varies
 
 
 def run(inputs, outputs):
@@ -39,4 +54,5 @@ def run(inputs, outputs):
     out.zero_()
     per_program = triton.cdiv(triton.cdiv(n_cols, SPLIT), BLOCK) * BLOCK
     _partial_sum[(n_rows, triton.cdiv(n_cols, per_program))](x, out, n_cols, x.stride(0), out.stride(0),
-                                                             per_program, BLOCK=BLOCK, num_warps=4)
+                                                             per_program, BLOCK=BLOCK, num_warps=4,
+                                                             JITTER=os.environ.get("TRITON_INTERPRET") != "1")

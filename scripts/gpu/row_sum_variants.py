@@ -1,0 +1,61 @@
+"""Chooses the launch constants of the planted suite's two good candidates on the GPU: times each
+setting on examples/row_sum.py's shape against torch.compile's kernel (max-autotune, no CUDA
+graphs) and rewrites the candidates' constants in place with the fastest correct setting, so that
+the planted suite that follows checks exactly those files. Prints a table; the chosen files are
+what gets committed.
+usage: python3 scripts/gpu/row_sum_variants.py [OUT_DIR]   (copies the chosen files there)"""
+
+import importlib.util
+import itertools
+import os
+import re
+import shutil
+import sys
+
+import torch
+import triton.testing
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def load(name):
+    path = os.path.join(ROOT, "tests", "planted", name)
+    spec = importlib.util.spec_from_file_location(name[:-3], path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return path, module
+
+
+torch.manual_seed(0)
+x = torch.rand(8192, 8192, device="cuda")
+out = torch.empty(8192, device="cuda")
+ref = x.double().sum(1)
+compiled = torch.compile(lambda t: t.sum(dim=1), mode="max-autotune-no-cudagraphs")
+compiled(x)
+base = triton.testing.do_bench(lambda: compiled(x), warmup=25, rep=200, return_mode="median")
+print(f"torch.compile: {base * 1000:.1f} us")
+grids = {"good_row_loop.py": {"BLOCK": [1024, 2048, 4096, 8192], "NUM_WARPS": [4, 8, 16]},
+         "good_row_block.py": {"ROWS": [1, 2, 4], "BLOCK": [1024, 2048, 4096], "NUM_WARPS": [8, 16]}}
+for name, grid in grids.items():
+    path, module = load(name)
+    best = None
+    for values in itertools.product(*grid.values()):
+        setting = dict(zip(grid, values))
+        for key, value in setting.items():
+            setattr(module, key, value)
+        out.fill_(float("nan"))
+        module.run({"x": x}, {"out": out})
+        err = float((out.double() - ref).abs().max())
+        ms = triton.testing.do_bench(lambda: module.run({"x": x}, {"out": out}), warmup=25, rep=200,
+                                     return_mode="median")
+        print(f"{name} {setting}: {ms * 1000:.1f} us ({base / ms:.3f}x), max abs err {err:.2e}")
+        if err < 1e-2 and (best is None or ms < best[0]):
+            best = (ms, setting)
+    text = open(path).read()
+    for key, value in best[1].items():
+        text = re.sub(rf"^{key} = \d+", f"{key} = {value}", text, flags=re.M)
+    open(path, "w").write(text)
+    print(f"chosen for {name}: {best[1]} {best[0] * 1000:.1f} us ({base / best[0]:.3f}x)")
+    if len(sys.argv) > 1:
+        os.makedirs(sys.argv[1], exist_ok=True)
+        shutil.copy(path, sys.argv[1])
