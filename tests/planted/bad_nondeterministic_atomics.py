@@ -6,9 +6,10 @@ the determinism check (a second run on fresh copies, compared bitwise) fires.
 
 On an idle H200 the arrival order turned out to repeat from run to run (measured 2026-11-29: the
 first version of this candidate, without the delay below, passed G2 bit for bit on all three
-seeds). So each program now waits a few microseconds before its atomic, for a time read from the
-GPU's nanosecond clock (%globaltimer): the arrival order then changes between runs, as it does on
-a busy GPU. It is the same race; the delay only stops the scheduler from hiding it.
+seeds), and so did a version waiting on the nanosecond timer (%globaltimer, too coarse). So each
+program now waits up to 4096 cycles before its atomic, for a number read from its SM's cycle
+counter (%clock, not synchronised between SMs): the arrival order then changes between runs, as it
+does on a busy GPU. It is the same race; the delay only stops the scheduler from hiding it.
 Triton's interpreter has no clock and runs programs one after another (deterministic): there the
 delay is off and the CPU test only shows the numbers are right.
 """
@@ -23,7 +24,7 @@ BLOCK = 512
 
 @triton.jit
 def _clock():
-    return tl.inline_asm_elementwise("mov.u32 $0, %globaltimer_lo;", "=r", [], dtype=tl.int32,
+    return tl.inline_asm_elementwise("mov.u32 $0, %clock;", "=r", [], dtype=tl.int32,
                                      is_pure=False, pack=1)
 
 
@@ -39,10 +40,10 @@ def _partial_sum(x_ptr, out_ptr, n_cols, x_stride, out_stride, cols_per_program,
         m = (start + cols < n_cols) & (start + cols < first + cols_per_program)
         acc += tl.load(base + start + cols, mask=m, other=0.0)
     total = tl.sum(acc, axis=0)
-    if JITTER:  # wait 0-4 us, by the clock: the arrival order below differs between runs
-        start_ns = _clock()
-        wait = start_ns & 4095
-        while (_clock() - start_ns) < wait:
+    if JITTER:  # wait 0-4095 cycles, by the SM's clock: the arrival order below differs between runs
+        start_cycle = _clock()
+        wait = start_cycle & 4095
+        while (_clock() - start_cycle) < wait:
             pass
     tl.atomic_add(out_ptr + row * out_stride, total)  # the defect: the order of the adds varies
 

@@ -14,14 +14,16 @@ NUM_WARPS = 8
 
 
 @triton.jit
-def _rows_sum(x_ptr, out_ptr, n_rows, n_cols, x_stride, out_stride, ROWS: tl.constexpr, BLOCK: tl.constexpr):
+def _rows_sum(x_ptr, out_ptr, n_rows, x_stride, out_stride, N_COLS: tl.constexpr, ROWS: tl.constexpr,
+              BLOCK: tl.constexpr):
+    # N_COLS is a compile-time constant (static shapes, as in Inductor's kernel): the loop unrolls.
     rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
     cols = tl.arange(0, BLOCK)
     row_ok = rows < n_rows
     ptrs = x_ptr + rows[:, None].to(tl.int64) * x_stride + cols[None, :]
     acc = tl.zeros([ROWS, BLOCK], dtype=tl.float32)
-    for start in range(0, n_cols, BLOCK):
-        m = row_ok[:, None] & (start + cols[None, :] < n_cols)
+    for start in tl.static_range(0, N_COLS, BLOCK):
+        m = row_ok[:, None] & (start + cols[None, :] < N_COLS)
         acc += tl.load(ptrs + start, mask=m, other=0.0, eviction_policy="evict_first")
     tl.store(out_ptr + rows * out_stride, tl.sum(acc, axis=1), mask=row_ok)
 
@@ -31,5 +33,5 @@ def run(inputs, outputs):
     (out,) = outputs.values()
     n_rows, n_cols = x.shape
     assert x.stride(1) == 1
-    _rows_sum[(triton.cdiv(n_rows, ROWS),)](x, out, n_rows, n_cols, x.stride(0), out.stride(0), ROWS=ROWS,
+    _rows_sum[(triton.cdiv(n_rows, ROWS),)](x, out, n_rows, x.stride(0), out.stride(0), N_COLS=n_cols, ROWS=ROWS,
                                             BLOCK=BLOCK, num_warps=NUM_WARPS)

@@ -1,18 +1,18 @@
 // What `kernelopt verify` prints: one cascade, and `--each` (one cascade per candidate).
-#include <gtest/gtest.h>
-
 #include "kernelopt/report/verify_text.hpp"
+
+#include <gtest/gtest.h>
 
 namespace kernelopt {
 namespace {
 
 nlohmann::json one(const std::string& file, bool passed, const std::string& cls) {
-  nlohmann::json gate = {{"gate", "G1 static"}, {"status", passed ? "ok" : "compile_failed"},
-                         {"detail", "d"}};
-  nlohmann::json doc = {{"candidates", {{{"segment", 0}, {"file", file}, {"passed", passed},
-                                         {"gates", {gate}}}}},
-                        {"attempts", nlohmann::json::array()},
-                        {"outcome", {{"class", cls}, {"reason", ""}, {"ratio", nullptr}}}};
+  nlohmann::json gate = {
+      {"gate", "G1 static"}, {"status", passed ? "ok" : "compile_failed"}, {"detail", "d"}};
+  nlohmann::json doc = {
+      {"candidates", {{{"segment", 0}, {"file", file}, {"passed", passed}, {"gates", {gate}}}}},
+      {"attempts", nlohmann::json::array()},
+      {"outcome", {{"class", cls}, {"reason", ""}, {"ratio", nullptr}}}};
   if (passed) {
     doc["attempts"].push_back({{"segments", {0}}, {"passed", true}, {"gates", {gate}}});
     doc["outcome"]["ratio"] = 1.5;
@@ -37,10 +37,10 @@ TEST(VerifyText, OneCascade) {
 
 TEST(VerifyText, EachCandidateAlone) {
   // A document of `verify --each` has no top-level candidates/attempts/outcome (this aborted).
-  const nlohmann::json doc = {{"problem", "p.py"},
-                              {"segments", 1},
-                              {"each", {one("a.py", true, "optimized"),
-                                        one("b.py", false, "matched (synthesis failed)")}}};
+  const nlohmann::json doc = {
+      {"problem", "p.py"},
+      {"segments", 1},
+      {"each", {one("a.py", true, "optimized"), one("b.py", false, "matched (synthesis failed)")}}};
   const std::string text = report::format_verify(doc);
   EXPECT_NE(text.find("seg0 a.py -> passed"), std::string::npos);
   EXPECT_NE(text.find("seg0 b.py -> rejected"), std::string::npos);
