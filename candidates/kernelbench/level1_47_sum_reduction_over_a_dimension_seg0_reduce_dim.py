@@ -8,9 +8,9 @@ from kernelopt.recipes.reduce_dim import reduce_dim
 
 DIM = 1
 OP = "sum"
-ROWS_PER_STEP = 8
-COLS_PER_PROGRAM = 256
-NUM_WARPS = 4
+ROWS_PER_STEP = 2
+COLS_PER_PROGRAM = 1024
+NUM_WARPS = 8
 
 
 def run(inputs, outputs):

@@ -9,7 +9,7 @@ from kernelopt.recipes.reduce_dim import reduce_dim
 DIM = 1
 OP = "argmax"
 ROWS_PER_STEP = 8
-COLS_PER_PROGRAM = 256
+COLS_PER_PROGRAM = 128
 NUM_WARPS = 4
 
 

@@ -17,7 +17,7 @@ import triton
 import triton.language as tl
 
 IGNORE_INDEX = -100
-ROWS = 1  # rows per program
+ROWS = 2  # rows per program
 NUM_WARPS = 8
 
 

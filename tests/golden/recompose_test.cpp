@@ -85,6 +85,7 @@ std::vector<std::string> cases() {
       "real/h200_level1_33_BatchNorm_graph_0.py",
       "real/h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py",
       "real/h200_level3_43_MinGPTCausalAttention_graph_0.py",
+      "real/h200_level1_95_CrossEntropyLoss_graph_0.py",
   };
 }
 
@@ -99,6 +100,31 @@ TEST(RecomposeGolden, ProbesAndSubstitutionMatchTheirGoldens) {
     EXPECT_TRUE(parses_as_python(p.probed));
     EXPECT_TRUE(parses_as_python(p.recomposed));
   }
+}
+
+TEST(Recompose, EveryRealCaptureGetsAnInterfaceForEverySegment) {
+  // Each segment of each output code captured on the H200 can be probed and replaced.
+  int segments = 0;
+  for (const auto& entry : fs::directory_iterator(fixtures_dir() / "output_code" / "real")) {
+    if (entry.path().extension() != ".py") continue;
+    SCOPED_TRACE(entry.path().filename().string());
+    const Patched p = patch("real/" + entry.path().filename().string());
+    segments += static_cast<int>(p.faces.size());
+    EXPECT_TRUE(parses_as_python(p.recomposed));
+  }
+  EXPECT_GT(segments, 20);
+}
+
+TEST(Recompose, AllocationInsideASegmentIsNotAnInput) {
+  // CrossEntropyLoss: buf4 is allocated between the segment's second and third launch and
+  // passed to the third as in_out_ptr (as buf8); it holds nothing from before the segment.
+  const Patched p = patch("real/h200_level1_95_CrossEntropyLoss_graph_0.py");
+  ASSERT_EQ(p.faces.size(), 1U);
+  const auto& face = p.faces[0];
+  EXPECT_EQ(face.inputs.count("buf4"), 0U);
+  EXPECT_EQ(face.inputs.size(), 2U);  // the logits and the targets
+  EXPECT_EQ(face.outputs.count("buf4"), 1U);
+  EXPECT_EQ(face.outputs.at("buf4"), "buf8");  // its live name after the segment
 }
 
 TEST(Recompose, ProbesOnlyAddLines) {

@@ -1,16 +1,19 @@
-"""GOOD: a 2D tile of ROWS x BLOCK (4 rows x 512 columns) per program, float32 accumulator tile
-reduced along the columns at the end, rows masked at the bottom edge, 8 warps. 2048 programs of
-128 KiB each on the 8192 x 8192 problem: memory bound like the compiler's kernel, expected to pass
-every gate (G4 ratio >= 0.97).
+"""GOOD: a 2D tile of ROWS x BLOCK per program, float32 accumulator tile reduced along the
+columns at the end, rows masked at the bottom edge; the row length is a compile-time constant.
+Memory bound like the compiler's kernel, expected to pass every gate (G4 ratio >= 0.97).
+
+ROWS, BLOCK and NUM_WARPS were chosen on the H200 by scripts/gpu/row_sum_variants.py (2026-11-29:
+1, 2048 and 16, 70.5 us against torch.compile's 67.7 us, 0.960x; the G4 gate then measured it
+slower than 0.97 in the planted suite, see results/gates/).
 
 Reads the shape at run time and does not depend on the root buffers' names.
 """
 import triton
 import triton.language as tl
 
-ROWS = 4
-BLOCK = 512
-NUM_WARPS = 8
+ROWS = 1
+BLOCK = 2048
+NUM_WARPS = 16
 
 
 @triton.jit

@@ -1,7 +1,10 @@
-"""GOOD: one program per row, walking the row in 1024-column chunks with a float32 vector
-accumulator (summed once at the end), 8 warps. This is the shape of Inductor's own best reduction
-config for an 8192-column row (XBLOCK=1, a wide R0_BLOCK, evict_first loads), so it is expected to
-match the compiler within noise: every gate passes (G4 ratio >= 0.97).
+"""GOOD: one program per row, walking the row in BLOCK-column chunks with a float32 vector
+accumulator (summed once at the end); the row length is a compile-time constant, so the loop
+unrolls. Expected to match the compiler within noise: every gate passes (G4 ratio >= 0.97).
+
+BLOCK and NUM_WARPS were chosen on the H200 by scripts/gpu/row_sum_variants.py (2026-11-29: 4096
+and 16, 70.5 us against torch.compile's 67.7 us, 0.960x; the G4 gate then measured it slower
+than 0.97 in the planted suite, see results/gates/: this candidate is not yet what it claims).
 
 Reads the shape at run time (the CPU tests run it on 64 x 8192 and smaller) and does not depend on
 the root buffers' names.
@@ -9,8 +12,8 @@ the root buffers' names.
 import triton
 import triton.language as tl
 
-BLOCK = 1024
-NUM_WARPS = 8
+BLOCK = 4096
+NUM_WARPS = 16
 
 
 @triton.jit

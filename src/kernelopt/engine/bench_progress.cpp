@@ -83,7 +83,10 @@ void BenchProgress::finished(const std::string& key, const nlohmann::json& docum
   const nlohmann::json& outcome = document.at("outcome");
   const std::string cls = outcome.value("class", "failed");
   ++tally_[cls];
-  const std::string reason = outcome.value("reason", "");
+  std::string reason = outcome.value("reason", "");
+  if (reason.empty() && !outcome.value("measured", true) && cls != "fallback") {
+    reason = "baseline only: no search ran";  // the class a search that found nothing would get
+  }
   std::string line = fmt::format("[{}/{}] {}: {}{} ({:.1f} s)", done_, total_, key, cls,
                                  reason.empty() ? "" : " (" + reason + ")",
                                  document.at("cost").value("wall_seconds", 0.0));
