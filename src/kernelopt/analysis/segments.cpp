@@ -28,7 +28,9 @@ bool used_later(const inductor::OutputCode& code, int last_step, const std::stri
 
 // Buffers allocated by steps after `first_step` and before `step`: fresh inside the segment, so
 // a launch that reads one (an in_out_ptr on a reused allocation) reads nothing from before it.
-std::set<std::string> allocated_between(const inductor::OutputCode& code, int first_step, int step) {
+std::set<std::string> allocated_between(const inductor::OutputCode& code,
+                                        int first_step,
+                                        int step) {
   std::set<std::string> fresh;
   for (int s = first_step + 1; s < step && s < static_cast<int>(code.steps.size()); ++s) {
     if (code.steps[s].kind != inductor::StepKind::kAlloc) continue;
