@@ -6,10 +6,12 @@ the determinism check (a second run on fresh copies, compared bitwise) fires.
 
 On an idle H200 the arrival order turned out to repeat from run to run (measured 2026-11-29: the
 first version of this candidate, without the delay below, passed G2 bit for bit on all three
-seeds), and so did a version waiting on the nanosecond timer (%globaltimer, too coarse). So each
-program now waits up to 4096 cycles before its atomic, for a number read from its SM's cycle
-counter (%clock, not synchronised between SMs): the arrival order then changes between runs, as it
-does on a busy GPU. It is the same race; the delay only stops the scheduler from hiding it.
+seeds), and so did versions waiting before the atomic for a time read from a clock (%globaltimer,
+then %clock; measured the same day). The reason: the grid had the row as its fast axis, so the 16
+programs of a row were scheduled 8192 blocks apart (several waves), always in the same order.
+Now the split is the fast axis (a row's programs run side by side) and each still waits up to 4096
+cycles, read from its SM's cycle counter, before its atomic. Not yet run on the GPU. It is the
+same race; the layout and the delay only stop the scheduler from hiding it.
 Triton's interpreter has no clock and runs programs one after another (deterministic): there the
 delay is off and the CPU test only shows the numbers are right.
 """
@@ -31,8 +33,11 @@ def _clock():
 @triton.jit
 def _partial_sum(x_ptr, out_ptr, n_cols, x_stride, out_stride, cols_per_program, BLOCK: tl.constexpr,
                  JITTER: tl.constexpr):
-    row = tl.program_id(0)
-    first = tl.program_id(1) * cols_per_program
+    # The split is the fastest grid axis: a row's programs are scheduled together, so their
+    # atomics race (with the row as the fast axis they ran one whole wave of rows apart, always
+    # in the same order).
+    row = tl.program_id(1)
+    first = tl.program_id(0) * cols_per_program
     cols = tl.arange(0, BLOCK)
     base = x_ptr + row.to(tl.int64) * x_stride
     acc = tl.zeros([BLOCK], dtype=tl.float32)
@@ -54,6 +59,6 @@ def run(inputs, outputs):
     n_rows, n_cols = x.shape
     out.zero_()
     per_program = triton.cdiv(triton.cdiv(n_cols, SPLIT), BLOCK) * BLOCK
-    _partial_sum[(n_rows, triton.cdiv(n_cols, per_program))](x, out, n_cols, x.stride(0), out.stride(0),
-                                                             per_program, BLOCK=BLOCK, num_warps=4,
-                                                             JITTER=os.environ.get("TRITON_INTERPRET") != "1")
+    grid = (triton.cdiv(n_cols, per_program), n_rows)
+    _partial_sum[grid](x, out, n_cols, x.stride(0), out.stride(0), per_program, BLOCK=BLOCK,
+                       num_warps=4, JITTER=os.environ.get("TRITON_INTERPRET") != "1")
