@@ -3,6 +3,7 @@
 // real binary and the real Python worker (torch on the CPU).
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <sys/wait.h>
 
@@ -99,6 +100,20 @@ TEST(Cli, ShowWithoutGpuSaysSoInOneLine) {
   EXPECT_EQ(r.code, 4) << r.output;
   EXPECT_EQ(count_lines(r.output), 1) << r.output;
   EXPECT_NE(r.output.find("needs an NVIDIA GPU"), std::string::npos) << r.output;
+}
+
+TEST(Cli, OptimizeWithoutGpuSaysSoInOneLineAndWritesNoModule) {
+  if (has_gpu()) GTEST_SKIP() << "this machine has a GPU";
+  const std::string dir = testing::TempDir() + "kernelopt_optimize_cpu";
+  const Result r = run("optimize " + problem("good_small.py") + " -o " + dir);
+  EXPECT_EQ(r.code, 4) << r.output;
+  EXPECT_EQ(count_lines(r.output), 1) << r.output;
+  EXPECT_NE(r.output.find("needs an NVIDIA GPU"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/optimized"));
+  const Result missing = run("optimize " + problem("no_such_problem.py") + " -o " + dir);
+  EXPECT_EQ(missing.code, 3) << missing.output;
+  EXPECT_NE(missing.output.find("no_such_problem.py: no such file"), std::string::npos)
+      << missing.output;
 }
 
 TEST(Cli, DoctorWithoutGpuSaysWhatIsMissing) {

@@ -1,9 +1,15 @@
 """compare, max_abs_err and allclose give the same numbers piece by piece as whole, and park
 moves large references to host memory (CPU tensors: the logic is the same on the GPU)."""
 
+import os
+import sys
+
 import torch
 
-from kernelopt.worker import compare as cmp
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+from kernelopt.worker import compare as cmp  # noqa: E402
 
 
 def _pair():

@@ -48,5 +48,32 @@ TEST(VerifyText, EachCandidateAlone) {
   EXPECT_EQ(text.find("wrote optimized/"), std::string::npos);
 }
 
+TEST(VerifyText, OptimizeSaysWhatItProposedAndTried) {
+  nlohmann::json doc = one("seg0_reduce_dim_0.py", true, "optimized");
+  doc["problem"] = "p.py";
+  doc["segments"] = 2;
+  doc["proposals"] = {
+      {{"segment", 0}, {"recipe", "reduce_dim"}, {"why", "argmax over dim 1"}, {"candidates", 3}},
+      {{"segment", 1}, {"recipe", nullptr}, {"candidates", 0}}};
+  doc["tried"] = {one("seg0_reduce_dim_0.py", true, "optimized")};
+  const std::string text = report::format_verify(doc);
+  EXPECT_NE(text.find("seg0: recipe reduce_dim (argmax over dim 1), 3 candidate(s)"),
+            std::string::npos);
+  EXPECT_NE(text.find("seg1: no recipe matches"), std::string::npos);
+  EXPECT_NE(text.find("tried:"), std::string::npos);
+  EXPECT_NE(text.find("chosen:"), std::string::npos);
+
+  // Nothing proposed: the outcome alone.
+  const nlohmann::json none = {
+      {"problem", "p.py"},
+      {"segments", 1},
+      {"proposals", {{{"segment", 0}, {"recipe", nullptr}, {"candidates", 0}}}},
+      {"tried", nlohmann::json::array()},
+      {"outcome", {{"class", "matched (synthesis failed)"}, {"reason", ""}, {"ratio", nullptr}}}};
+  const std::string quiet = report::format_verify(none);
+  EXPECT_NE(quiet.find("outcome: matched (synthesis failed)"), std::string::npos);
+  EXPECT_EQ(quiet.find("chosen:"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace kernelopt

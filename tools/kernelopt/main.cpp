@@ -61,6 +61,26 @@ int main(int argc, char** argv) {
                    "timing samples per side in the performance gate")
       ->check(CLI::Range(5, 10000));
 
+  kernelopt::engine::VerifyCommand optimize;
+  optimize.options.propose = true;
+  long optimize_timeout = 1800;
+  long optimize_gate_timeout = 600;
+  auto* optimize_cmd = app.add_subcommand(
+      "optimize", "search for faster segments (recipes), gate them, write optimized/");
+  optimize_cmd->add_option("problem", optimize.options.problem, "problem file")->required();
+  optimize_cmd->add_option("-o,--run-dir", optimize.options.run_dir,
+                           "run directory (store, candidates/, optimized/); default "
+                           "runs/optimize/NAME");
+  optimize_cmd->add_option("--json", optimize.json, "also write the result as JSON");
+  optimize_cmd->add_option("--timeout", optimize_timeout, "seconds for load and capture")
+      ->check(CLI::Range(1, 86400));
+  optimize_cmd->add_option("--gate-timeout", optimize_gate_timeout, "seconds for each gate request")
+      ->check(CLI::Range(1, 86400));
+  optimize_cmd
+      ->add_option("--samples", optimize.options.thresholds.samples,
+                   "timing samples per side in the performance gate")
+      ->check(CLI::Range(5, 10000));
+
   CheckCommand check;
   long check_timeout = 600;
   auto* check_cmd = app.add_subcommand("check", "load and validate a problem file");
@@ -110,6 +130,11 @@ int main(int argc, char** argv) {
       verify.options.timeout = std::chrono::seconds(verify_timeout);
       verify.options.gate_timeout = std::chrono::seconds(gate_timeout);
       return kernelopt::engine::verify_command(verify);
+    }
+    if (*optimize_cmd) {
+      optimize.options.timeout = std::chrono::seconds(optimize_timeout);
+      optimize.options.gate_timeout = std::chrono::seconds(optimize_gate_timeout);
+      return kernelopt::engine::verify_command(optimize);
     }
     if (*bench_cmd) {
       bench.timeout = std::chrono::seconds(bench_timeout);

@@ -81,7 +81,9 @@ int verify_command(VerifyCommand command) {
   }
   if (command.options.run_dir.empty()) {
     command.options.run_dir =
-        (fs::path("runs") / "verify" / fs::path(command.options.problem).stem()).string();
+        (fs::path("runs") / (command.options.propose ? "optimize" : "verify") /
+         fs::path(command.options.problem).stem())
+            .string();
   }
   worker::Worker worker(default_options());
   const nlohmann::json doc = run_verify(command.options, worker, [](const std::string& line) {

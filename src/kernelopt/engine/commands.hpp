@@ -33,8 +33,9 @@ struct VerifyCommand {
   VerifyOptions options;
 };
 
-// `kernelopt verify`: the gate cascade on hand-written candidates. Returns 0 when the model
-// with them was accepted, 1 when the compiler's kernels stay.
+// `kernelopt verify` (hand-written candidates) and `kernelopt optimize` (options.propose: the
+// recipe proposer's candidates): the gate cascade. Returns 0 when the model with them was
+// accepted, 1 when the compiler's kernels stay.
 int verify_command(VerifyCommand command);
 
 struct CheckCommand {

@@ -15,6 +15,7 @@
 #include "kernelopt/engine/outcome_class.hpp"
 #include "kernelopt/gate/cascade.hpp"
 #include "kernelopt/recompose/patch.hpp"
+#include "kernelopt/search/recipe_match.hpp"
 #include "kernelopt/store/store.hpp"
 
 namespace kernelopt::engine {
@@ -121,6 +122,65 @@ nlohmann::json result_json(const gate::CascadeResult& result, const ProblemOutco
   return doc;
 }
 
+// The launch settings each recipe match is tried with (rows per step, columns per program, warps):
+// the ones that won on the H200 for arg-reductions and for plain reductions, and the default.
+const std::vector<nlohmann::json>& reduce_dim_settings() {
+  static const std::vector<nlohmann::json> settings = {
+      {{"rows_per_step", 8}, {"cols_per_program", 128}, {"num_warps", 4}},
+      {{"rows_per_step", 8}, {"cols_per_program", 256}, {"num_warps", 4}},
+      {{"rows_per_step", 2}, {"cols_per_program", 1024}, {"num_warps", 8}}};
+  return settings;
+}
+
+// The recipe proposer: candidate files for the segments a recipe matches, and what it said about
+// every segment.
+std::vector<std::pair<int, std::string>> propose(const Graphs& g,
+                                                 const fs::path& dir,
+                                                 nlohmann::json& said) {
+  std::vector<std::pair<int, std::string>> out;
+  said = nlohmann::json::array();
+  for (const analysis::Segment& seg : g.map.segments) {
+    const auto match = search::match_reduce_dim(g.runs[seg.graph].code, g.map, seg);
+    if (!match) {
+      said.push_back({{"segment", seg.id}, {"recipe", nullptr}, {"candidates", 0}});
+      continue;
+    }
+    const auto& settings = reduce_dim_settings();
+    for (std::size_t i = 0; i < settings.size(); ++i) {
+      const fs::path file = dir / fmt::format("seg{}_{}_{}.py", seg.id, match->recipe, i);
+      write_file(file, search::candidate_source(*match, seg.id, settings[i]));
+      out.emplace_back(seg.id, file.string());
+    }
+    said.push_back({{"segment", seg.id},
+                    {"recipe", match->recipe},
+                    {"params", match->params},
+                    {"why", match->why},
+                    {"candidates", settings.size()}});
+  }
+  return out;
+}
+
+// The accepted candidate with the highest ratio, per segment, from `each`'s results.
+std::vector<gate::Candidate> fastest_accepted(const std::vector<gate::Candidate>& candidates,
+                                              const std::vector<gate::CascadeResult>& results) {
+  std::map<int, std::pair<double, gate::Candidate>> best;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (!results[i].accepted) continue;
+    const auto& perf = results[i].attempts[*results[i].accepted].outcomes.back();
+    const double ratio = perf.numbers.value("ratio", 0.0);
+    auto it = best.find(candidates[i].segment);
+    if (it == best.end() || ratio > it->second.first) {
+      best[candidates[i].segment] = {ratio, candidates[i]};
+    }
+  }
+  std::vector<gate::Candidate> chosen;
+  chosen.reserve(best.size());
+  for (const auto& [segment, entry] : best) {
+    chosen.push_back(entry.second);
+  }
+  return chosen;
+}
+
 }  // namespace
 
 nlohmann::json run_verify(const VerifyOptions& options,
@@ -144,6 +204,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
   // The worker's state: the loaded problem, its capture and the segments' tensors. A candidate
   // that hangs or crashes the worker takes that state with it; prepare() restores it.
   nlohmann::json captured;
+  nlohmann::json proposals = nlohmann::json::array();  // optimize: what the proposer said
   Graphs graphs;
   std::map<int, recompose::SegmentInterface> faces;
   std::vector<gate::Candidate> candidates;
@@ -170,7 +231,16 @@ nlohmann::json run_verify(const VerifyOptions& options,
                               options.problem));
     }
     graphs = std::move(fresh);
-    if (candidates.empty()) candidates = make_candidates(options, graphs, faces);
+    if (candidates.empty() && options.propose) {
+      say("matching recipes to the segments");
+      VerifyOptions proposed = options;
+      proposed.each = true;  // several settings per segment
+      proposed.candidates = propose(graphs, run_dir / "candidates", proposals);
+      if (proposed.candidates.empty()) return;
+      candidates = make_candidates(proposed, graphs, faces);
+    } else if (candidates.empty()) {
+      candidates = make_candidates(options, graphs, faces);
+    }
     say("capturing the segments' real inputs and outputs");
     const auto tensors = probe(worker, graphs, faces, run_dir / "work", options);
     for (auto& c : candidates) {
@@ -198,6 +268,33 @@ nlohmann::json run_verify(const VerifyOptions& options,
         if (!worker.running() || worker.starts() != prepared) prepare();
       }};
   gate::Cascade cascade(context, &store, problem_id, recompose);
+  std::vector<gate::Candidate> chosen;  // optimize: the fastest accepted candidate per segment
+  nlohmann::json tried = nlohmann::json::array();
+  if (options.propose) {
+    say(fmt::format("{} candidate(s) from recipes; the gates on each alone", candidates.size()));
+    std::vector<gate::CascadeResult> results;
+    for (const auto& c : candidates) {
+      results.push_back(cascade.run({c}));
+      tried.push_back(
+          result_json(results.back(), classify_problem(graphs.map.problem_class, results.back())));
+    }
+    chosen = fastest_accepted(candidates, results);
+    if (chosen.empty()) {
+      // Nothing proposed or nothing accepted: the compiler's module stays, as its own class says.
+      const gate::CascadeResult none = results.empty() ? gate::CascadeResult{} : results.back();
+      const ProblemOutcome outcome = classify_problem(graphs.map.problem_class, none);
+      nlohmann::json doc = {{"problem", options.problem},
+                            {"segments", graphs.map.segments.size()},
+                            {"proposals", proposals},
+                            {"tried", tried},
+                            {"outcome", to_json(outcome)}};
+      store.set_problem_status(problem_id, store::ProblemStatus::kDone, outcome.outcome_class,
+                               outcome.reason);
+      write_file(run_dir / "optimize.json", doc.dump(1) + "\n");
+      return doc;
+    }
+    candidates = chosen;
+  }
   if (options.each) {
     say("running the gates on each candidate alone");
     nlohmann::json each = nlohmann::json::array();
@@ -217,6 +314,10 @@ nlohmann::json run_verify(const VerifyOptions& options,
   nlohmann::json doc = result_json(result, outcome);
   doc["problem"] = options.problem;
   doc["segments"] = graphs.map.segments.size();
+  if (options.propose) {
+    doc["proposals"] = proposals;
+    doc["tried"] = tried;
+  }
   if (result.accepted) {
     std::vector<gate::Candidate> accepted;
     for (const auto& c : candidates) {
@@ -228,7 +329,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
   }
   store.set_problem_status(problem_id, store::ProblemStatus::kDone, outcome.outcome_class,
                            outcome.reason);
-  write_file(run_dir / "verify.json", doc.dump(1) + "\n");
+  write_file(run_dir / (options.propose ? "optimize.json" : "verify.json"), doc.dump(1) + "\n");
   return doc;
 }
 

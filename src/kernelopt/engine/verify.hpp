@@ -26,6 +26,11 @@ struct VerifyOptions {
   std::chrono::seconds gate_timeout{600};               // each gate request's deadline
   gate::Thresholds thresholds;
   bool each = false;  // check every candidate on its own (G1-G4 each), sharing one capture
+  // optimize: no hand-written candidates; the recipe proposer writes candidates for the segments
+  // it matches (several launch settings each, into RUN_DIR/candidates/), every one goes through
+  // the gates alone, and the fastest accepted candidate of each segment is then checked together
+  // with the others and written to optimized/.
+  bool propose = false;
 };
 
 // Runs verify; returns the result document (per candidate and per set: each gate's verdict with

@@ -1,0 +1,74 @@
+// The reduce_dim recipe is matched on real H200 captures, and only where it applies; the candidate
+// it writes is Python that calls the recipe with the matched op and dim.
+#include "kernelopt/search/recipe_match.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+namespace kernelopt {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Captured {
+  analysis::GraphRun run;
+  analysis::DispatchMap map;
+};
+
+Captured real(const std::string& name) {
+  std::ifstream in(fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures/output_code/real" / name);
+  std::ostringstream text;
+  text << in.rdbuf();
+  Captured c;
+  c.run.code = inductor::parse_output_code(text.str());
+  c.map = analysis::build_dispatch_map({c.run}, {});
+  return c;
+}
+
+std::optional<search::RecipeMatch> first_match(const Captured& c) {
+  for (const auto& segment : c.map.segments) {
+    if (auto m = search::match_reduce_dim(c.run.code, c.map, segment)) return m;
+  }
+  return std::nullopt;
+}
+
+TEST(RecipeMatch, ReductionsOverAMiddleDimension) {
+  const auto argmax = first_match(real("h200_level1_51_Argmax_over_a_dimension_graph_0.py"));
+  ASSERT_TRUE(argmax.has_value());
+  EXPECT_EQ(argmax->recipe, "reduce_dim");
+  EXPECT_EQ(argmax->params, (nlohmann::json{{"op", "argmax"}, {"dim", 1}}));
+  const auto sum = first_match(real("h200_level1_47_Sum_reduction_over_a_dimension_graph_0.py"));
+  ASSERT_TRUE(sum.has_value());  // sum.dim_IntList(x, [1], True): keepdim is fine
+  EXPECT_EQ(sum->params, (nlohmann::json{{"op", "sum"}, {"dim", 1}}));
+}
+
+TEST(RecipeMatch, NotWhereItDoesNotApply) {
+  // Elementwise, a norm (several ops), softmax over the innermost dim, a pooling, a scan.
+  for (const char* name :
+       {"h200_level1_19_ReLU_graph_0.py", "h200_level1_35_GroupNorm__graph_0.py",
+        "h200_level1_23_Softmax_graph_0.py", "h200_level1_41_Max_Pooling_1D_graph_0.py",
+        "h200_level1_89_cumsum_graph_0.py", "h200_level1_95_CrossEntropyLoss_graph_0.py"}) {
+    SCOPED_TRACE(name);
+    EXPECT_FALSE(first_match(real(name)).has_value());
+  }
+}
+
+TEST(RecipeMatch, CandidateSourceIsPythonThatCallsTheRecipe) {
+  const search::RecipeMatch m{"reduce_dim", {{"op", "min"}, {"dim", 2}}, "aten.amin over dim 2"};
+  const std::string text = search::candidate_source(m, 3, {{"rows_per_step", 2}});
+  EXPECT_NE(text.find("from kernelopt.recipes.reduce_dim import reduce_dim"), std::string::npos);
+  EXPECT_NE(text.find("reduce_dim(x, out, 2, \"min\", 2, 256, 4)"), std::string::npos);
+  const fs::path tmp = fs::temp_directory_path() / "kernelopt_recipe_candidate.py";
+  std::ofstream(tmp) << text;
+  const std::string command =
+      "python3 -c \"import ast,sys; ast.parse(open(sys.argv[1]).read())\" " + tmp.string();
+  EXPECT_EQ(std::system(command.c_str()), 0);
+  fs::remove(tmp);
+}
+
+}  // namespace
+}  // namespace kernelopt
