@@ -9,6 +9,7 @@ import json
 import os
 import re
 import sys
+import tempfile
 import time
 import traceback
 
@@ -45,13 +46,14 @@ def main():
     s = Session()
     results = {"env": s.env({"bandwidth": True, "ncu": True})}
     print(json.dumps(results["env"]), flush=True)
+    SCRATCH = tempfile.mkdtemp(prefix="kprobe_")
     for path in sys.argv[2:]:
         name = os.path.basename(os.path.dirname(path)) + "__" + os.path.splitext(os.path.basename(path))[0]
         r = {"problem": name}
         t0 = time.time()
         try:
             r["load"] = s.load({"problem": path})
-            run_dir = os.path.join("/tmp/kprobe", name)
+            run_dir = os.path.join(SCRATCH, name)
             info = s.capture_graphs({"run_dir": run_dir, "seeds": [0], "references": True})
             r["capture"] = {k: v for k, v in info.items() if k != "graphs"}
             r["graph_args"] = [len(g["args"]) for g in info["graphs"]]
