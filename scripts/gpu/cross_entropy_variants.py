@@ -4,19 +4,16 @@ PyTorch, and rewrites the candidate's constants in place with the fastest correc
 verify in the same call then checks exactly that file); copies it to OUT_DIR.
 usage: python3 scripts/gpu/cross_entropy_variants.py OUT_DIR"""
 
-import importlib.util
 import os
-import re
-import shutil
 import sys
 
 import torch
 import triton.testing
 
+from settings_lib import load_module, rewrite_constants
+
 PATH = "candidates/kernelbench/level1_95_cross_entropy_loss_seg0.py"
-spec = importlib.util.spec_from_file_location("ce", PATH)
-ce = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(ce)
+ce = load_module(PATH, "ce")
 torch.manual_seed(0)
 x = torch.rand(32768, 4096, device="cuda")
 t = torch.randint(0, 4096, (32768,), device="cuda")
@@ -35,10 +32,5 @@ for rows, warps in [(1, 4), (1, 8), (2, 8), (1, 16), (2, 16), (4, 16)]:
     print(f"ROWS={rows} NUM_WARPS={warps:2d}: {ms * 1000:.1f} us ({base / ms:.3f}x) {'ok' if ok else 'WRONG'}")
     if ok and (best is None or ms < best[0]):
         best = (ms, rows, warps)
-text = open(PATH).read()
-text = re.sub(r"^ROWS = \d+", f"ROWS = {best[1]}", text, flags=re.M)
-text = re.sub(r"^NUM_WARPS = \d+", f"NUM_WARPS = {best[2]}", text, flags=re.M)
-open(PATH, "w").write(text)
-os.makedirs(sys.argv[1], exist_ok=True)
-shutil.copy(PATH, sys.argv[1])
+rewrite_constants(PATH, {"ROWS": best[1], "NUM_WARPS": best[2]}, copy_to=sys.argv[1])
 print(f"chosen for {os.path.basename(PATH)}: ROWS={best[1]} NUM_WARPS={best[2]} {best[0] * 1000:.1f} us ({base / best[0]:.3f}x)")

@@ -2,17 +2,16 @@
 torch.compile's kernels, and writes the candidate with the fastest settings to OUT_FILE.
 usage: python3 scripts/gpu/group_norm_variants.py OUT_FILE"""
 
-import importlib.util
-import re
+import shutil
 import sys
 
 import torch
 import triton.testing
 
+from settings_lib import load_module, rewrite_constants
+
 PATH = "candidates/kernelbench/level1_35_group_norm_seg0.py"
-spec = importlib.util.spec_from_file_location("gn", PATH)
-gn = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(gn)
+gn = load_module(PATH, "gn")
 torch.manual_seed(0)
 x = torch.rand(112, 64, 512, 512, device="cuda")
 w = torch.randn(64, device="cuda")
@@ -34,8 +33,6 @@ for sub, warps in [(8192, 16), (16384, 16), (16384, 32), (4096, 16), (8192, 32)]
     print(f"SUB={sub:6d} WARPS={warps:2d}: {ms:.3f} ms ({base / ms:.3f}x), max abs err {err:.2e}")
     if err < 1e-3 and (best is None or ms < best[0]):
         best = (ms, sub, warps)
-text = open(PATH).read()
-text = re.sub(r"^SUB = \d+", f"SUB = {best[1]}", text, flags=re.M)
-text = re.sub(r"^WARPS = \d+", f"WARPS = {best[2]}", text, flags=re.M)
-open(sys.argv[1], "w").write(text)
+shutil.copy(PATH, sys.argv[1])
+rewrite_constants(sys.argv[1], {"SUB": best[1], "WARPS": best[2]})
 print(f"best: SUB={best[1]} WARPS={best[2]} {best[0]:.3f} ms")

@@ -4,16 +4,14 @@ graphs), checks it against PyTorch, and rewrites the candidate's constants in pl
 correct setting (so that a verify in the same call checks exactly that file); copies the chosen
 files to OUT_DIR. usage: python3 scripts/gpu/reduce_dim_variants.py OUT_DIR CANDIDATE.py..."""
 
-import importlib.util
 import os
-import re
-import shutil
 import sys
 
 import torch
 import triton.testing
 
 from kernelopt.recipes.reduce_dim import reduce_dim, reference
+from settings_lib import load_module, rewrite_constants
 
 SETTINGS = [(8, 256, 4), (4, 512, 4), (8, 512, 8), (16, 256, 8), (4, 256, 4), (2, 1024, 8),
             (16, 128, 4), (8, 128, 4)]
@@ -22,9 +20,7 @@ os.makedirs(out_dir, exist_ok=True)
 torch.manual_seed(0)
 x = torch.rand(128, 4096, 4095, device="cuda")
 for path in sys.argv[2:]:
-    spec = importlib.util.spec_from_file_location("cand", path)
-    cand = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cand)
+    cand = load_module(path)
     op, dim = cand.OP, cand.DIM
     ref = reference(x, dim, op)
     compiled = torch.compile(lambda t: reference(t, dim, op), mode="max-autotune-no-cudagraphs")
@@ -41,10 +37,7 @@ for path in sys.argv[2:]:
         print(f"  RB={rb:2d} CB={cb:4d} warps={warps}: {ms:.3f} ms ({base / ms:.3f}x) {'ok' if ok else 'WRONG'}")
         if ok and (best is None or ms < best[0]):
             best = (ms, rb, cb, warps)
-    text = open(path).read()
-    for key, value in zip(("ROWS_PER_STEP", "COLS_PER_PROGRAM", "NUM_WARPS"), best[1:]):
-        text = re.sub(rf"^{key} = \d+", f"{key} = {value}", text, flags=re.M)
-    open(path, "w").write(text)
-    shutil.copy(path, out_dir)
+    rewrite_constants(path, dict(zip(("ROWS_PER_STEP", "COLS_PER_PROGRAM", "NUM_WARPS"), best[1:])),
+                      copy_to=out_dir)
     print(f"  chosen RB={best[1]} CB={best[2]} warps={best[3]}: {best[0]:.3f} ms ({base / best[0]:.3f}x)")
     del compiled, ref, out

@@ -5,25 +5,21 @@ the planted suite that follows checks exactly those files. Prints a table; the c
 what gets committed.
 usage: python3 scripts/gpu/row_sum_variants.py [OUT_DIR]   (copies the chosen files there)"""
 
-import importlib.util
 import itertools
 import os
-import re
-import shutil
 import sys
 
 import torch
 import triton.testing
+
+from settings_lib import load_module, rewrite_constants
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def load(name):
     path = os.path.join(ROOT, "tests", "planted", name)
-    spec = importlib.util.spec_from_file_location(name[:-3], path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return path, module
+    return path, load_module(path, name[:-3])
 
 
 torch.manual_seed(0)
@@ -51,11 +47,5 @@ for name, grid in grids.items():
         print(f"{name} {setting}: {ms * 1000:.1f} us ({base / ms:.3f}x), max abs err {err:.2e}")
         if err < 1e-2 and (best is None or ms < best[0]):
             best = (ms, setting)
-    text = open(path).read()
-    for key, value in best[1].items():
-        text = re.sub(rf"^{key} = \d+", f"{key} = {value}", text, flags=re.M)
-    open(path, "w").write(text)
+    rewrite_constants(path, best[1], copy_to=sys.argv[1] if len(sys.argv) > 1 else None)
     print(f"chosen for {name}: {best[1]} {best[0] * 1000:.1f} us ({base / best[0]:.3f}x)")
-    if len(sys.argv) > 1:
-        os.makedirs(sys.argv[1], exist_ok=True)
-        shutil.copy(path, sys.argv[1])

@@ -2,14 +2,12 @@
 // must still load and validate every problem of a small KernelBench-shaped folder and record each
 // as failed with its reason; report must render Table 1 from a stored run built from the show
 // documents measured on the H200 (results/show/), and headless Chromium must draw report.html.
-#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -19,6 +17,7 @@
 #include "kernelopt/engine/bench_document.hpp"
 #include "kernelopt/engine/bench_spec.hpp"
 #include "kernelopt/store/store.hpp"
+#include "run_binary.hpp"
 
 namespace kernelopt {
 namespace {
@@ -29,27 +28,9 @@ fs::path source_dir() {
   return KERNELOPT_SOURCE_DIR;
 }
 
-struct Result {
-  int code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-Result shell(const std::string& command) {
-  Result result;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return result;
-  std::array<char, 4096> buffer{};
-  while (fgets(buffer.data(), buffer.size(), pipe) != nullptr) {
-    result.output += buffer.data();
-  }
-  const int status = pclose(pipe);
-  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return result;
-}
-
-Result kernelopt(const std::string& args) {
-  return shell(std::string(KERNELOPT_BINARY) + " " + args);
-}
+using testing_support::kernelopt;
+using testing_support::Result;
+using testing_support::shell;
 
 std::string last_line(const std::string& text) {
   const std::size_t end = text.find_last_not_of('\n');

@@ -1,33 +1,20 @@
 // The CLI end to end, without a GPU: every kind of bad problem file gives a one-line error naming
 // the file and the cause and a non-zero exit, and the engine itself never crashes. These run the
 // real binary and the real Python worker (torch on the CPU).
-#include <array>
-#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
-#include <sys/wait.h>
 
 #include <gtest/gtest.h>
 
+#include "run_binary.hpp"
+
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string output;  // stdout and stderr together
-};
+using kernelopt::testing_support::Result;
 
 Result run(const std::string& args) {
-  const std::string command = std::string(KERNELOPT_BINARY) + " " + args + " 2>&1";
-  Result result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  std::array<char, 4096> buffer{};
-  while (fgets(buffer.data(), buffer.size(), pipe) != nullptr) {
-    result.output += buffer.data();
-  }
-  const int status = pclose(pipe);
-  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return result;
+  return kernelopt::testing_support::kernelopt(args);
 }
 
 std::string problem(const std::string& name) {

@@ -2,10 +2,9 @@
 Triton's interpreter (a subprocess, so TRITON_INTERPRET is set before triton is imported)."""
 
 import os
-import subprocess
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import pytest
+from interpreted import ROOT, run_interpreted
 
 MAX_POOL = """
 import importlib.util, torch
@@ -95,34 +94,14 @@ print("ok")
 """
 
 
-def run_interpreted(code: str) -> str:
-    env = dict(os.environ, TRITON_INTERPRET="1")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                          timeout=300, check=False)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
+CASES = [("level1_41_max_pooling_1d_seg0.py", MAX_POOL),
+         ("level1_51_argmax_over_a_dimension_seg0.py", ARGMAX),
+         ("level1_49_max_reduction_over_a_dimension_seg0.py", MAX_DIM1),
+         ("level1_35_group_norm_seg0.py", GROUP_NORM),
+         ("level1_95_cross_entropy_loss_seg0.py", CROSS_ENTROPY)]
 
 
-def test_max_pooling_1d_matches_pytorch():
-    path = os.path.join(ROOT, "candidates", "kernelbench", "level1_41_max_pooling_1d_seg0.py")
-    assert run_interpreted(MAX_POOL.format(path=path)).strip() == "ok"
-
-
-def test_argmax_over_a_dimension_matches_pytorch():
-    path = os.path.join(ROOT, "candidates", "kernelbench", "level1_51_argmax_over_a_dimension_seg0.py")
-    assert run_interpreted(ARGMAX.format(path=path)).strip() == "ok"
-
-
-def test_max_over_a_dimension_matches_pytorch():
-    path = os.path.join(ROOT, "candidates", "kernelbench", "level1_49_max_reduction_over_a_dimension_seg0.py")
-    assert run_interpreted(MAX_DIM1.format(path=path)).strip() == "ok"
-
-
-def test_group_norm_matches_pytorch():
-    path = os.path.join(ROOT, "candidates", "kernelbench", "level1_35_group_norm_seg0.py")
-    assert run_interpreted(GROUP_NORM.format(path=path)).strip() == "ok"
-
-
-def test_cross_entropy_matches_pytorch():
-    path = os.path.join(ROOT, "candidates", "kernelbench", "level1_95_cross_entropy_loss_seg0.py")
-    assert run_interpreted(CROSS_ENTROPY.format(path=path)).strip() == "ok"
+@pytest.mark.parametrize("name,script", CASES, ids=[name for name, _ in CASES])
+def test_candidate_matches_pytorch(name, script):
+    path = os.path.join(ROOT, "candidates", "kernelbench", name)
+    assert run_interpreted(script.format(path=path)).strip() == "ok"

@@ -26,27 +26,20 @@ bool used_later(const inductor::OutputCode& code, int last_step, const std::stri
   return false;
 }
 
-// Buffers allocated by steps after `first_step` and before `step`: fresh inside the segment, so
-// a launch that reads one (an in_out_ptr on a reused allocation) reads nothing from before it.
-std::set<std::string> allocated_between(const inductor::OutputCode& code,
-                                        int first_step,
-                                        int step) {
-  std::set<std::string> fresh;
-  for (int s = first_step + 1; s < step && s < static_cast<int>(code.steps.size()); ++s) {
-    if (code.steps[s].kind != inductor::StepKind::kAlloc) continue;
-    fresh.insert(code.steps[s].defines.begin(), code.steps[s].defines.end());
-  }
-  return fresh;
-}
-
 void fill_buffers(const GraphRun& graph, const DispatchMap& map, Segment& segment) {
   std::set<std::string> written;
   std::vector<std::string> all_written;
-  const int first_step = map.launches[segment.launches.front()].step;
+  // A buffer allocated inside the segment (after its first launch, before the launch that reads
+  // it: an in_out_ptr on a reused allocation) holds nothing from before it: not an input.
+  int step = map.launches[segment.launches.front()].step + 1;
   for (int index : segment.launches) {
     const Launch& launch = map.launches[index];
-    const std::set<std::string> fresh = allocated_between(graph.code, first_step, launch.step);
-    written.insert(fresh.begin(), fresh.end());
+    for (; step < launch.step; ++step) {
+      const inductor::Step& statement = graph.code.steps[static_cast<std::size_t>(step)];
+      if (statement.kind == inductor::StepKind::kAlloc) {
+        written.insert(statement.defines.begin(), statement.defines.end());
+      }
+    }
     for (const auto& name : launch.reads) {
       if (written.count(name) == 0) add_unique(segment.inputs, name);
     }

@@ -69,19 +69,23 @@ std::map<int, nlohmann::json> probe(worker::Worker& worker,
   return tensors;
 }
 
-std::vector<gate::Candidate> make_candidates(const VerifyOptions& options,
+// `files` (segment -> candidate file) as gate candidates; `several` allows more than one per
+// segment (verify --each, optimize).
+std::vector<gate::Candidate> make_candidates(const std::string& problem,
+                                             const std::vector<std::pair<int, std::string>>& files,
+                                             bool several,
                                              const Graphs& g,
                                              std::map<int, recompose::SegmentInterface>& faces) {
   std::vector<gate::Candidate> candidates;
   std::set<int> seen;
-  for (const auto& [segment, path] : options.candidates) {
+  for (const auto& [segment, path] : files) {
     if (segment < 0 || segment >= static_cast<int>(g.map.segments.size())) {
       throw Error("kernelopt.usage",
                   fmt::format("{}: no segment {} (the problem has {}; see `kernelopt show`)",
-                              options.problem, segment, g.map.segments.size()),
+                              problem, segment, g.map.segments.size()),
                   ExitCode::kUsage);
     }
-    if (!seen.insert(segment).second && !options.each) {
+    if (!seen.insert(segment).second && !several) {
       throw Error("kernelopt.usage", fmt::format("two candidates for segment {}", segment),
                   ExitCode::kUsage);
     }
@@ -233,13 +237,13 @@ nlohmann::json run_verify(const VerifyOptions& options,
     graphs = std::move(fresh);
     if (candidates.empty() && options.propose) {
       say("matching recipes to the segments");
-      VerifyOptions proposed = options;
-      proposed.each = true;  // several settings per segment
-      proposed.candidates = propose(graphs, run_dir / "candidates", proposals);
-      if (proposed.candidates.empty()) return;
-      candidates = make_candidates(proposed, graphs, faces);
+      const auto files = propose(graphs, run_dir / "candidates", proposals);
+      if (files.empty()) return;
+      candidates =
+          make_candidates(options.problem, files, true, graphs, faces);  // several settings
     } else if (candidates.empty()) {
-      candidates = make_candidates(options, graphs, faces);
+      candidates =
+          make_candidates(options.problem, options.candidates, options.each, graphs, faces);
     }
     say("capturing the segments' real inputs and outputs");
     const auto tensors = probe(worker, graphs, faces, run_dir / "work", options);

@@ -1,5 +1,7 @@
 #include "kernelopt/inductor/graph_fragment.hpp"
 
+#include <cctype>
+
 #include "kernelopt/inductor/detail/pytext.hpp"
 
 namespace kernelopt::inductor {
