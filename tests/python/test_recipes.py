@@ -2,11 +2,7 @@
 must be set before triton is imported), on shapes KernelBench does not use, with NaN, ties,
 ragged blocks and half-precision inputs."""
 
-import os
-import subprocess
-import sys
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from interpreted import run_interpreted
 
 REDUCE_DIM = """
 import torch
@@ -28,8 +24,17 @@ for dtype in (torch.float32, torch.float16, torch.bfloat16):
             same = torch.equal(got.nan_to_num(99.0), want.nan_to_num(99.0)) if op != "sum" else \\
                 torch.allclose(got, want.to(got.dtype), equal_nan=True, atol=0.05, rtol=0.01)
             assert same, (dtype, shape, dim, op, got, want)
-# The innermost dimension, and columns that are not contiguous, are refused with a clear error.
-for bad in [(torch.zeros(3, 4), 1), (torch.zeros(4, 3).t(), 0)]:
+# A size-1 leading dimension may have any stride; the others must collapse into one batch stride.
+x = torch.randn(5, 7, 9)
+odd = x.as_strided((1, 5, 7, 9), (12345, 63, 9, 1))
+for op in OPS:
+    out = torch.empty(reference(odd, 2, op).shape, dtype=torch.int64 if op.startswith("arg") else x.dtype)
+    reduce_dim(odd, out, 2, op)
+    assert torch.allclose(out.double(), reference(odd, 2, op).double()), op
+# The innermost dimension, columns that are not contiguous and leading dimensions that do not
+# collapse are refused with a clear error.
+for bad in [(torch.zeros(3, 4), 1), (torch.zeros(4, 3).t(), 0),
+            (torch.zeros(3, 4, 5, 6).permute(1, 0, 2, 3), 2)]:
     try:
         reduce_dim(bad[0], torch.zeros(3), bad[1], "sum")
     except ValueError as e:
@@ -40,13 +45,5 @@ print("ok")
 """
 
 
-def run_interpreted(code: str) -> str:
-    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=os.path.join(ROOT, "python"))
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                          timeout=600, check=False)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done.stdout
-
-
 def test_reduce_dim_matches_pytorch_for_every_op_and_dtype():
-    assert run_interpreted(REDUCE_DIM).strip() == "ok"
+    assert run_interpreted(REDUCE_DIM, timeout=600).strip() == "ok"

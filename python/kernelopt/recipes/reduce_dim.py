@@ -91,9 +91,17 @@ def reduce_dim(x, out, dim, op, rows_per_step=8, cols_per_program=256, num_warps
             raise ValueError("reduce_dim: the columns after dim must be contiguous")
         expected *= n
     x_row = x.stride(dim)
-    x_batch = x.stride(dim - 1) * 1 if dim > 0 else 0
-    if dim > 1 and x.stride(dim - 2) != x.stride(dim - 1) * shape[dim - 1]:
-        raise ValueError("reduce_dim: the dimensions before dim must be one uniform stride")
+    # Every dimension before dim (size-1 ones aside, their stride is arbitrary) must collapse into
+    # one uniform batch stride.
+    x_batch, outer = 0, None
+    for d in range(dim - 1, -1, -1):
+        if shape[d] == 1:
+            continue
+        if outer is None:
+            x_batch = x.stride(d)
+        elif x.stride(d) != outer:
+            raise ValueError("reduce_dim: the dimensions before dim must be one uniform stride")
+        outer = x.stride(d) * shape[d]
     out_view = out.reshape(n_batch, n_cols)
     if out_view.data_ptr() != out.data_ptr() or (n_cols > 1 and out_view.stride(1) != 1):
         raise ValueError("reduce_dim: out must be contiguous over the columns")
