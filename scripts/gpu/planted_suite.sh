@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The planted-candidate suite on a GPU machine: `kernelopt verify examples/row_sum.py` once per
-# candidate of tests/planted/ (each in a fresh run directory, --gate-timeout 60, --samples 30),
+# candidate of tests/planted/ (each in a fresh run directory, --gate-timeout 60, --samples 30; a
+# candidate whose expected.json entry names its own "problem" is verified on that one),
 # then scripts/gpu/check_planted.py compares the verdicts with tests/planted/expected.json.
 #
-# By default (PLANTED_EACH=1) one `verify --each` checks every candidate alone with one shared
-# capture; PLANTED_EACH=0 runs one verify per candidate instead.
+# By default (PLANTED_EACH=1) one `verify --each` per problem checks each of its candidates alone
+# with one shared capture; PLANTED_EACH=0 runs one verify per candidate instead.
 # Usage: scripts/gpu/planted_suite.sh BINARY OUT [BUDGET_SECONDS] [CANDIDATE.py...]
 #   BUDGET_SECONDS: stop starting candidates when less than 90 s of it is left (0 or absent: no
 #   budget); the device tool allows 10 minutes a command, so a full suite may need several calls,
@@ -45,18 +46,28 @@ pack() {
     > "$work/table.txt" 2>&1
   echo $?
 }
+problem_of() {  # the problem a planted file is verified on: its entry's "problem", else the suite's
+  "$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); e=d["candidates"].get(sys.argv[2], {}); print(e.get("problem", d["problem"]))' \
+    "$root/tests/planted/expected.json" "$(basename "$1")"
+}
 if [[ ${PLANTED_EACH:-1} == 1 ]]; then
-  # One verify for all candidates (--each: every candidate through G1-G4 alone, one capture
-  # shared), then its document split into one file per candidate for check_planted.py.
-  args=()
-  for f in "${names[@]}"; do args+=(--candidate "seg0=tests/planted/$(basename "$f")"); done
-  limit=${budget:-0}
-  (( limit > 0 )) || limit=3600
-  t0=$(date +%s)
-  timeout -k 10 "$limit" "$bin" verify examples/row_sum.py --each "${args[@]}" -o "$work/runs/each" \
-    --json "$work/each.json" --gate-timeout 60 --samples 30 > "$work/json/each.txt" 2>&1
-  log "verify --each rc=$? $(( $(date +%s) - t0 ))s"
-  "$py" - "$work/each.json" "$work/json" "${names[@]}" <<'PY'
+  # One verify per problem for all its candidates (--each: every candidate through G1-G4 alone,
+  # one capture shared), then its document split into one file per candidate for check_planted.py.
+  declare -A group=()
+  for f in "${names[@]}"; do p=$(problem_of "$f"); group[$p]+="$(basename "$f") "; done
+  for p in "${!group[@]}"; do
+    read -r -a members <<< "${group[$p]}"
+    args=()
+    for f in "${members[@]}"; do args+=(--candidate "seg0=tests/planted/$f"); done
+    limit=3600
+    if (( budget > 0 )); then limit=$(( budget - ($(date +%s) - start) )); fi
+    if (( limit < 90 )); then log "$p: skipped (budget spent)"; continue; fi
+    stem=$(basename "$p" .py)
+    t0=$(date +%s)
+    timeout -k 10 "$limit" "$bin" verify "$p" --each "${args[@]}" -o "$work/runs/each_$stem" \
+      --json "$work/each_$stem.json" --gate-timeout 60 --samples 30 > "$work/json/each_$stem.txt" 2>&1
+    log "verify --each $p rc=$? $(( $(date +%s) - t0 ))s"
+    "$py" - "$work/each_$stem.json" "$work/json" "${members[@]}" <<'PY'
 import json, os, sys
 doc_path, folder, names = sys.argv[1], sys.argv[2], sys.argv[3:]
 if os.path.exists(doc_path):
@@ -65,6 +76,8 @@ if os.path.exists(doc_path):
         one["problem"] = doc.get("problem")
         json.dump(one, open(os.path.join(folder, os.path.basename(name)[:-3] + ".json"), "w"), indent=1)
 PY
+    pack > /dev/null
+  done
   names=()
 fi
 for f in "${names[@]}"; do
@@ -78,7 +91,7 @@ for f in "${names[@]}"; do
     (( left < limit )) && limit=$left
   fi
   t0=$(date +%s)
-  timeout -k 10 "$limit" "$bin" verify examples/row_sum.py --candidate "seg0=tests/planted/$f" \
+  timeout -k 10 "$limit" "$bin" verify "$(problem_of "$f")" --candidate "seg0=tests/planted/$f" \
     -o "$work/runs/$name" --json "$work/json/$name.json" --gate-timeout 60 --samples 30 \
     > "$work/json/$name.txt" 2>&1
   rc=$?

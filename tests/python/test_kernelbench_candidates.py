@@ -93,12 +93,29 @@ assert torch.allclose(out, torch.nn.functional.cross_entropy(x, t), rtol=1e-5)
 print("ok")
 """
 
+ROW_TWO_PASS = """
+import importlib.util, torch
+spec = importlib.util.spec_from_file_location("c", {path!r})
+m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+torch.manual_seed(0)
+model = {{"l2_normalize": lambda x: x / torch.norm(x, p=2, dim=1, keepdim=True),
+         "softmax": lambda x: torch.softmax(x, dim=1)}}[m.OP]
+for shape in [(5, 37), (3, 4099), (2, 3)]:
+    x = torch.randn(*shape) * 3
+    out = torch.full(shape, float("nan"))
+    m.run({{"arg0_1": x}}, {{"buf1": out}})
+    assert torch.allclose(out, model(x), rtol=1e-5, atol=1e-6), (shape, (out - model(x)).abs().max())
+print("ok")
+"""
+
 
 CASES = [("level1_41_max_pooling_1d_seg0.py", MAX_POOL),
          ("level1_51_argmax_over_a_dimension_seg0.py", ARGMAX),
          ("level1_49_max_reduction_over_a_dimension_seg0.py", MAX_DIM1),
          ("level1_35_group_norm_seg0.py", GROUP_NORM),
-         ("level1_95_cross_entropy_loss_seg0.py", CROSS_ENTROPY)]
+         ("level1_95_cross_entropy_loss_seg0.py", CROSS_ENTROPY),
+         ("level1_39_l2_norm_seg0_row_two_pass.py", ROW_TWO_PASS),
+         ("level1_23_softmax_seg0_row_two_pass.py", ROW_TWO_PASS)]
 
 
 @pytest.mark.parametrize("name,script", CASES, ids=[name for name, _ in CASES])

@@ -57,6 +57,40 @@ TEST(RecipeMatch, NotWhereItDoesNotApply) {
   }
 }
 
+std::optional<search::RecipeMatch> first_row_match(const Captured& c) {
+  for (const auto& segment : c.map.segments) {
+    if (auto m = search::match_row_two_pass(c.run.code, c.map, segment)) return m;
+  }
+  return std::nullopt;
+}
+
+TEST(RecipeMatch, RowTwoPassOnOnlineSoftmax) {
+  const Captured c = real("h200_level1_23_Softmax_graph_0.py");
+  const auto m = first_row_match(c);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->recipe, "row_two_pass");
+  EXPECT_EQ(m->params, (nlohmann::json{{"op", "softmax"}}));
+  EXPECT_NE(m->why.find("f32[4096, 393216]"), std::string::npos) << m->why;
+  // match_recipe tries reduce_dim first, which refuses softmax, then row_two_pass.
+  const auto any = search::match_recipe(c.run.code, c.map, c.map.segments.at(0));
+  ASSERT_TRUE(any.has_value());
+  EXPECT_EQ(any->recipe, "row_two_pass");
+  EXPECT_EQ(search::recipe_settings(*any).size(), 3U);
+}
+
+TEST(RecipeMatch, RowTwoPassNotWhereItDoesNotApply) {
+  // Elementwise, a norm over groups, a reduction over a middle dim, a scan, a loss (softmax
+  // followed by a gather and a mean), a pooling.
+  for (const char* name :
+       {"h200_level1_19_ReLU_graph_0.py", "h200_level1_35_GroupNorm__graph_0.py",
+        "h200_level1_51_Argmax_over_a_dimension_graph_0.py", "h200_level1_89_cumsum_graph_0.py",
+        "h200_level1_95_CrossEntropyLoss_graph_0.py", "h200_level1_41_Max_Pooling_1D_graph_0.py",
+        "h200_level1_37_FrobeniusNorm__graph_0.py"}) {
+    SCOPED_TRACE(name);
+    EXPECT_FALSE(first_row_match(real(name)).has_value());
+  }
+}
+
 TEST(RecipeMatch, CandidateSourceIsPythonThatCallsTheRecipe) {
   const search::RecipeMatch m{"reduce_dim", {{"op", "min"}, {"dim", 2}}, "aten.amin over dim 2"};
   const std::string text = search::candidate_source(m, 3, {{"rows_per_step", 2}});
@@ -66,6 +100,17 @@ TEST(RecipeMatch, CandidateSourceIsPythonThatCallsTheRecipe) {
   std::ofstream(tmp) << text;
   const std::string command =
       "python3 -c \"import ast,sys; ast.parse(open(sys.argv[1]).read())\" " + tmp.string();
+  EXPECT_EQ(std::system(command.c_str()), 0);
+  const search::RecipeMatch row{"row_two_pass", {{"op", "log_softmax"}}, "log_softmax"};
+  const std::string row_text =
+      search::candidate_source(row, 0, {{"block", 1024}, {"num_warps", 4}, {"reverse", 0}});
+  EXPECT_NE(row_text.find("from kernelopt.recipes.row_two_pass import row_two_pass"),
+            std::string::npos);
+  EXPECT_NE(
+      row_text.find("row_two_pass(x.view(-1, n), out.view(-1, n), \"log_softmax\", 1024, 4, 1, 0)"),
+      std::string::npos)
+      << row_text;
+  std::ofstream(tmp) << row_text;
   EXPECT_EQ(std::system(command.c_str()), 0);
   fs::remove(tmp);
 }

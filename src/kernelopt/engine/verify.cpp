@@ -126,16 +126,6 @@ nlohmann::json result_json(const gate::CascadeResult& result, const ProblemOutco
   return doc;
 }
 
-// The launch settings each recipe match is tried with (rows per step, columns per program, warps):
-// the ones that won on the H200 for arg-reductions and for plain reductions, and the default.
-const std::vector<nlohmann::json>& reduce_dim_settings() {
-  static const std::vector<nlohmann::json> settings = {
-      {{"rows_per_step", 8}, {"cols_per_program", 128}, {"num_warps", 4}},
-      {{"rows_per_step", 8}, {"cols_per_program", 256}, {"num_warps", 4}},
-      {{"rows_per_step", 2}, {"cols_per_program", 1024}, {"num_warps", 8}}};
-  return settings;
-}
-
 // The recipe proposer: candidate files for the segments a recipe matches, and what it said about
 // every segment.
 std::vector<std::pair<int, std::string>> propose(const Graphs& g,
@@ -144,12 +134,12 @@ std::vector<std::pair<int, std::string>> propose(const Graphs& g,
   std::vector<std::pair<int, std::string>> out;
   said = nlohmann::json::array();
   for (const analysis::Segment& seg : g.map.segments) {
-    const auto match = search::match_reduce_dim(g.runs[seg.graph].code, g.map, seg);
+    const auto match = search::match_recipe(g.runs[seg.graph].code, g.map, seg);
     if (!match) {
       said.push_back({{"segment", seg.id}, {"recipe", nullptr}, {"candidates", 0}});
       continue;
     }
-    const auto& settings = reduce_dim_settings();
+    const auto settings = search::recipe_settings(*match);
     for (std::size_t i = 0; i < settings.size(); ++i) {
       const fs::path file = dir / fmt::format("seg{}_{}_{}.py", seg.id, match->recipe, i);
       write_file(file, search::candidate_source(*match, seg.id, settings[i]));

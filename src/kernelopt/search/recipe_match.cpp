@@ -1,7 +1,9 @@
 #include "kernelopt/search/recipe_match.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -36,6 +38,35 @@ bool contiguous_after(const inductor::FragmentNode& input, long dim) {
   return true;
 }
 
+// The Graph fragment of a one-launch segment's kernel.
+std::optional<inductor::GraphFragment> single_fragment(const inductor::OutputCode& code,
+                                                       const analysis::DispatchMap& map,
+                                                       const analysis::Segment& segment) {
+  if (segment.launches.size() != 1) return std::nullopt;
+  const analysis::Launch& launch = map.launches[segment.launches[0]];
+  for (const auto& k : code.kernels) {
+    if (k.name == launch.name) return inductor::parse_graph_fragment(k.graph_fragment);
+  }
+  return std::nullopt;
+}
+
+bool is_getitem(const inductor::FragmentNode& node) {
+  return node.target == "<built-in function getitem>" || node.target == "operator.getitem";
+}
+
+bool float_dtype(const std::string& dtype) {
+  return dtype == "f32" || dtype == "f16" || dtype == "bf16";
+}
+
+// The placeholder a node's first argument names, or nullptr.
+const inductor::FragmentNode* first_input(const inductor::GraphFragment& fragment,
+                                          const inductor::FragmentNode& node) {
+  if (node.args.empty()) return nullptr;
+  const std::string source = node.args[0].substr(node.args[0].rfind('%') + 1);
+  const inductor::FragmentNode* input = inductor::find_node(fragment, source);
+  return input != nullptr && input->op == "placeholder" ? input : nullptr;
+}
+
 }  // namespace
 
 std::optional<RecipeMatch> match_reduce_dim(const inductor::OutputCode& code,
@@ -46,28 +77,17 @@ std::optional<RecipeMatch> match_reduce_dim(const inductor::OutputCode& code,
       {"torch.ops.aten.amax.default", "max"},      {"torch.ops.aten.amin.default", "min"},
       {"torch.ops.aten.max.dim", "max"},           {"torch.ops.aten.min.dim", "min"},
       {"torch.ops.aten.sum.dim_IntList", "sum"}};
-  if (segment.launches.size() != 1) return std::nullopt;
-  const analysis::Launch& launch = map.launches[segment.launches[0]];
-  const inductor::TritonKernel* kernel = nullptr;
-  for (const auto& k : code.kernels) {
-    if (k.name == launch.name) kernel = &k;
-  }
-  if (kernel == nullptr) return std::nullopt;
-  const auto fragment = inductor::parse_graph_fragment(kernel->graph_fragment);
+  const auto fragment = single_fragment(code, map, segment);
+  if (!fragment) return std::nullopt;
   const inductor::FragmentNode* reduction = nullptr;
-  for (const auto& node : fragment.nodes) {
-    if (node.op != "call_function") continue;
-    if (node.target == "<built-in function getitem>" || node.target == "operator.getitem") {
-      continue;  // max.dim / min.dim return (values, indices)
-    }
+  for (const auto& node : fragment->nodes) {
+    if (node.op != "call_function" || is_getitem(node)) continue;  // max.dim returns a pair
     if (reduction != nullptr || ops.count(node.target) == 0) return std::nullopt;
     reduction = &node;
   }
   if (reduction == nullptr || reduction->args.size() < 2) return std::nullopt;
-  const std::string source = reduction->args[0].substr(reduction->args[0].rfind('%') + 1);
-  const inductor::FragmentNode* input = inductor::find_node(fragment, source);
-  if (input == nullptr || input->op != "placeholder") return std::nullopt;
-  if (input->dtype != "f32" && input->dtype != "f16" && input->dtype != "bf16") return std::nullopt;
+  const inductor::FragmentNode* input = first_input(*fragment, *reduction);
+  if (input == nullptr || !float_dtype(input->dtype)) return std::nullopt;
   auto dim = integer(reduction->args[1]);
   const long rank = static_cast<long>(input->shape.size());
   if (!dim || rank < 2 || input->stride.size() != input->shape.size()) return std::nullopt;
@@ -79,9 +99,112 @@ std::optional<RecipeMatch> match_reduce_dim(const inductor::OutputCode& code,
                                  fmt::join(input->shape, ", "))};
 }
 
+std::optional<RecipeMatch> match_row_two_pass(const inductor::OutputCode& code,
+                                              const analysis::DispatchMap& map,
+                                              const analysis::Segment& segment) {
+  const auto fragment = single_fragment(code, map, segment);
+  if (!fragment) return std::nullopt;
+  std::multiset<std::string> targets;
+  for (const auto& node : fragment->nodes) {
+    if (node.op == "call_function" && !is_getitem(node)) targets.insert(node.target);
+  }
+
+  // The node sets Inductor's decompositions give (the reduction first: it names the input and dim).
+  struct Form {
+    const char* op;
+    std::multiset<std::string> targets;
+  };
+
+  static const std::string online = "torch.ops.prims.prepare_softmax_online.default";
+  static const std::string amax = "torch.ops.aten.amax.default";
+  static const std::string norm = "torch.ops.aten.linalg_vector_norm.default";
+  static const std::string sub = "torch.ops.aten.sub.Tensor";
+  static const std::string exp = "torch.ops.aten.exp.default";
+  static const std::string sum = "torch.ops.aten.sum.dim_IntList";
+  static const std::string div = "torch.ops.aten.div.Tensor";
+  static const std::string log = "torch.ops.aten.log.default";
+  static const std::vector<std::pair<Form, std::string>> forms = {
+      {{"softmax", {online, sub, exp, div}}, online},
+      {{"softmax", {amax, sub, exp, sum, div}}, amax},
+      {{"log_softmax", {online, sub, sub, log}}, online},
+      {{"log_softmax", {amax, sub, sub, exp, sum, log}}, amax},
+      {{"l2_normalize", {norm, div}}, norm}};
+  for (const auto& [form, reducer] : forms) {
+    if (targets != form.targets) continue;
+    const inductor::FragmentNode* reduction = nullptr;
+    for (const auto& node : fragment->nodes) {
+      if (node.target == reducer) reduction = &node;
+    }
+    if (reduction == nullptr) return std::nullopt;
+    const inductor::FragmentNode* input = first_input(*fragment, *reduction);
+    if (input == nullptr || !float_dtype(input->dtype)) return std::nullopt;
+    const long rank = static_cast<long>(input->shape.size());
+    if (rank < 1 || input->stride.size() != input->shape.size()) return std::nullopt;
+    if (!contiguous_after(*input, -1)) return std::nullopt;  // the whole input, row-major
+    const std::size_t dim_arg = reducer == norm ? 2 : 1;     // norm(x, ord, dim, keepdim)
+    if (reduction->args.size() <= dim_arg) return std::nullopt;
+    auto dim = integer(reduction->args[dim_arg]);
+    if (!dim) return std::nullopt;
+    if (*dim < 0) *dim += rank;
+    if (*dim != rank - 1) return std::nullopt;
+    if (reducer == norm) {
+      const std::string& ord = reduction->args[1];
+      const bool keepdim = (reduction->args.size() > 3 && reduction->args[3] == "True") ||
+                           std::find(reduction->kwargs.begin(), reduction->kwargs.end(),
+                                     "keepdim: True") != reduction->kwargs.end();
+      if ((ord != "2" && ord != "2.0") || !keepdim) return std::nullopt;
+    }
+    return RecipeMatch{"row_two_pass",
+                       {{"op", form.op}},
+                       fmt::format("{} over the last dim of {}[{}] ({})", form.op, input->dtype,
+                                   fmt::join(input->shape, ", "), reduction->target)};
+  }
+  return std::nullopt;
+}
+
+std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
+                                        const analysis::DispatchMap& map,
+                                        const analysis::Segment& segment) {
+  if (auto m = match_reduce_dim(code, map, segment)) return m;
+  return match_row_two_pass(code, map, segment);
+}
+
+std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
+  if (match.recipe == "reduce_dim") {
+    // Arg-reductions won with 8 x 128 tiles, plain ones with 2 x 1024 (H200, results/gates/).
+    return {{{"rows_per_step", 8}, {"cols_per_program", 128}, {"num_warps", 4}},
+            {{"rows_per_step", 8}, {"cols_per_program", 256}, {"num_warps", 4}},
+            {{"rows_per_step", 2}, {"cols_per_program", 1024}, {"num_warps", 8}}};
+  }
+  // row_two_pass: the winners of 54 settings on the H200 for L2 normalization (4096 x 16 warps,
+  // one program per row, backward second pass) and softmax (1024 x 16 warps, forward), and the
+  // best persistent setting (results/gates/variants/call7_*).
+  return {{{"block", 4096}, {"num_warps", 16}, {"programs_per_sm", 0}, {"reverse", 1}},
+          {{"block", 1024}, {"num_warps", 16}, {"programs_per_sm", 0}, {"reverse", 0}},
+          {{"block", 4096}, {"num_warps", 8}, {"programs_per_sm", 2}, {"reverse", 1}}};
+}
+
 std::string candidate_source(const RecipeMatch& match,
                              int segment,
                              const nlohmann::json& settings) {
+  if (match.recipe == "row_two_pass") {
+    return fmt::format(
+        "\"\"\"Segment {seg}: {why}.\n\nWritten by kernelopt from the row_two_pass recipe "
+        "(python/kernelopt/recipes/row_two_pass.py).\n\"\"\"\n\n"
+        "from kernelopt.recipes.row_two_pass import row_two_pass\n\n\n"
+        "def run(inputs, outputs):\n"
+        "    (x,) = inputs.values()\n"
+        "    (out,) = outputs.values()\n"
+        "    n = x.shape[-1]\n"
+        "    row_two_pass(x.view(-1, n), out.view(-1, n), \"{op}\", {block}, {warps}, {pps}, "
+        "{reverse})\n",
+        fmt::arg("seg", segment), fmt::arg("why", match.why),
+        fmt::arg("op", match.params.at("op").get<std::string>()),
+        fmt::arg("block", settings.value("block", 2048)),
+        fmt::arg("warps", settings.value("num_warps", 8)),
+        fmt::arg("pps", settings.value("programs_per_sm", 1)),
+        fmt::arg("reverse", settings.value("reverse", 1)));
+  }
   return fmt::format(
       "\"\"\"Segment {seg}: {why}.\n\nWritten by kernelopt from the reduce_dim recipe "
       "(python/kernelopt/recipes/reduce_dim.py).\n\"\"\"\n\n"

@@ -5,6 +5,7 @@
 // (python/kernelopt/recipes/), to be checked by the gates like any other candidate.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -14,8 +15,8 @@
 namespace kernelopt::search {
 
 struct RecipeMatch {
-  std::string recipe;     // "reduce_dim"
-  nlohmann::json params;  // reduce_dim: {"op": "argmax", "dim": 1}
+  std::string recipe;     // "reduce_dim", "row_two_pass"
+  nlohmann::json params;  // reduce_dim: {"op": "argmax", "dim": 1}; row_two_pass: {"op": "softmax"}
   std::string why;        // one line: the node that matched
 };
 
@@ -25,6 +26,22 @@ struct RecipeMatch {
 std::optional<RecipeMatch> match_reduce_dim(const inductor::OutputCode& code,
                                             const analysis::DispatchMap& map,
                                             const analysis::Segment& segment);
+
+// row_two_pass: a segment of one launch computing softmax, log-softmax or L2 normalization
+// (x / linalg_vector_norm(x, 2, [last], keepdim)) over the innermost dimension of a contiguous
+// floating-point graph input (any rank: the leading dimensions are flattened into rows).
+std::optional<RecipeMatch> match_row_two_pass(const inductor::OutputCode& code,
+                                              const analysis::DispatchMap& map,
+                                              const analysis::Segment& segment);
+
+// The first recipe that matches the segment, in the order above.
+std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
+                                        const analysis::DispatchMap& map,
+                                        const analysis::Segment& segment);
+
+// The launch settings a match is tried with (each becomes one candidate): the ones that won on
+// the H200 for the recipe's op families, and a default.
+std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match);
 
 // The candidate file (Python) for a match, with the recipe's launch settings.
 std::string candidate_source(const RecipeMatch& match, int segment, const nlohmann::json& settings);

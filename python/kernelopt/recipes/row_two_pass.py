@@ -1,0 +1,183 @@
+"""Row operations that must read a row twice: L2 normalization, softmax, log-softmax over the
+innermost (contiguous) dimension, for rows too long to keep on chip.
+
+Pass 1 walks the row forward and folds it into statistics (the sum of squares; an online max and
+sum of exponentials); pass 2 writes the output. Two things make the second read cheaper than
+Inductor's looped reduction, which reads the row twice from HBM when many rows are in flight:
+
+- Persistent programs (`programs_per_sm` per SM, each taking rows pid, pid + P, ...), so only a
+  few rows are in flight and pass 2 finds its row in L2 (pass 1 loads with evict_last).
+- `reverse`: pass 2 walks the row backward, so it starts on the chunks pass 1 loaded last, the
+  ones most likely still in L2.
+
+Rows whose length or stride is not a multiple of 4 elements defeat 16-byte vector loads. With
+`aligned`, each row is split into a scalar head (up to the first 16-byte boundary), full unmasked
+chunks of BLOCK elements (vectorized), and a masked tail; this needs the input and output rows to
+have the same stride and the same 16-byte phase.
+
+Accumulates in float32, writes the output's dtype. l2_normalize divides by the norm as
+`x / torch.norm(x, p=2, dim=-1, keepdim=True)` does (a zero row gives NaN, as there).
+"""
+
+import torch
+import triton
+import triton.language as tl
+
+OPS = ("l2_normalize", "softmax", "log_softmax")
+
+
+@triton.jit
+def _stats_chunk(v, ok, acc_a, acc_b, OP: tl.constexpr):
+    # acc_a/acc_b: sum of squares (and unused) for l2_normalize; running max and sum of exp
+    # relative to it for the softmax family. Masked lanes must not change the accumulators.
+    if OP == "l2_normalize":
+        acc_a += tl.where(ok, v * v, 0.0)
+    else:
+        v = tl.where(ok, v, float("-inf"))
+        new_max = tl.maximum(acc_a, v)
+        # exp(-inf - -inf) is NaN: a lane that has seen only -inf keeps a zero sum.
+        scale = tl.where(new_max == float("-inf"), 0.0, tl.exp(acc_a - new_max))
+        add = tl.where(new_max == float("-inf"), 0.0, tl.exp(v - new_max))
+        acc_b = acc_b * scale + add
+        acc_a = new_max
+    return acc_a, acc_b
+
+
+@triton.jit
+def _finish_stats(acc_a, acc_b, OP: tl.constexpr):
+    if OP == "l2_normalize":
+        return tl.sum(acc_a, 0), 0.0  # the sum of squares; the caller takes the root
+    else:
+        row_max = tl.max(acc_a, 0)
+        scale = tl.where(acc_a == float("-inf"), 0.0, tl.exp(acc_a - row_max))
+        total = tl.sum(acc_b * scale, 0)
+        return row_max, total
+
+
+@triton.jit
+def _apply(v, s_a, s_b, OP: tl.constexpr):
+    if OP == "l2_normalize":
+        return v / s_a
+    elif OP == "softmax":
+        return tl.exp(v - s_a) / s_b
+    else:
+        return v - s_a - tl.log(s_b)
+
+
+@triton.jit
+def _row_two_pass(x_ptr, out_ptr, n_rows, n_cols, x_row, out_row, OP: tl.constexpr,
+                  BLOCK: tl.constexpr, REVERSE: tl.constexpr, ALIGNED: tl.constexpr):
+    pid = tl.program_id(0)
+    n_programs = tl.num_programs(0)
+    first = pid.to(tl.int64)
+    lanes = tl.arange(0, BLOCK)
+    head_lanes = tl.arange(0, 4)
+    init = 0.0 if OP == "l2_normalize" else float("-inf")
+    for i in tl.range(0, tl.cdiv(n_rows - pid, n_programs)):
+        row = first + i * n_programs  # int64: row * stride overflows 32 bits on large inputs
+        x_base = row * x_row
+        o_base = row * out_row
+        acc_a = tl.full([BLOCK], init, tl.float32)
+        acc_b = tl.zeros([BLOCK], tl.float32)
+        if ALIGNED:
+            # Elements before the first 16-byte boundary (0-3), then n_full unmasked chunks.
+            head = (4 - x_base % 4) % 4
+            head = tl.minimum(head, n_cols).to(tl.int32)
+            body = tl.multiple_of(x_base + head, 4)
+            obody = tl.multiple_of(o_base + head, 4)
+            n_full = (n_cols - head) // BLOCK
+            tail = head + n_full * BLOCK
+            h_ok = head_lanes < head
+            hv = tl.load(x_ptr + x_base + head_lanes, mask=h_ok, other=0.0).to(tl.float32)
+            h_a = tl.full([4], init, tl.float32)
+            h_b = tl.zeros([4], tl.float32)
+            h_a, h_b = _stats_chunk(hv, h_ok, h_a, h_b, OP)
+            for c in tl.range(0, n_full):
+                v = tl.load(x_ptr + body + c * BLOCK + lanes, eviction_policy="evict_last").to(tl.float32)
+                acc_a, acc_b = _stats_chunk(v, lanes < BLOCK, acc_a, acc_b, OP)
+            t_ok = tail + lanes < n_cols
+            tv = tl.load(x_ptr + x_base + tail + lanes, mask=t_ok, other=0.0,
+                         eviction_policy="evict_last").to(tl.float32)
+            acc_a, acc_b = _stats_chunk(tv, t_ok, acc_a, acc_b, OP)
+            s_a, s_b = _finish_stats(acc_a, acc_b, OP)
+            if OP == "l2_normalize":
+                s_a = tl.sqrt(s_a + tl.sum(h_a, 0))
+            else:
+                h_max, h_sum = _finish_stats(h_a, h_b, OP)
+                both = tl.maximum(s_a, h_max)
+                s_b = (tl.where(s_a == float("-inf"), 0.0, s_b * tl.exp(s_a - both))
+                       + tl.where(h_max == float("-inf"), 0.0, h_sum * tl.exp(h_max - both)))
+                s_a = both
+            # Pass 2: the tail and the head, then the chunks (backward when REVERSE).
+            tl.store(out_ptr + o_base + tail + lanes,
+                     _apply(tv, s_a, s_b, OP).to(out_ptr.dtype.element_ty), mask=t_ok)
+            tl.store(out_ptr + o_base + head_lanes,
+                     _apply(hv, s_a, s_b, OP).to(out_ptr.dtype.element_ty), mask=h_ok)
+            for c in tl.range(0, n_full):
+                if REVERSE:
+                    k = n_full - 1 - c
+                else:
+                    k = c
+                v = tl.load(x_ptr + body + k * BLOCK + lanes, eviction_policy="evict_first").to(tl.float32)
+                tl.store(out_ptr + obody + k * BLOCK + lanes, _apply(v, s_a, s_b, OP).to(out_ptr.dtype.element_ty))
+        else:
+            n_chunks = tl.cdiv(n_cols, BLOCK)
+            for c in tl.range(0, n_chunks):
+                cols = c * BLOCK + lanes
+                ok = cols < n_cols
+                v = tl.load(x_ptr + x_base + cols, mask=ok, other=0.0, eviction_policy="evict_last").to(tl.float32)
+                acc_a, acc_b = _stats_chunk(v, ok, acc_a, acc_b, OP)
+            s_a, s_b = _finish_stats(acc_a, acc_b, OP)
+            if OP == "l2_normalize":
+                s_a = tl.sqrt(s_a)
+            for c in tl.range(0, n_chunks):
+                if REVERSE:
+                    k = n_chunks - 1 - c
+                else:
+                    k = c
+                cols = k * BLOCK + lanes
+                ok = cols < n_cols
+                v = tl.load(x_ptr + x_base + cols, mask=ok, other=0.0, eviction_policy="evict_first").to(tl.float32)
+                tl.store(out_ptr + o_base + cols, _apply(v, s_a, s_b, OP).to(out_ptr.dtype.element_ty), mask=ok)
+
+
+def _sm_count(device):
+    if device.type == "cuda":
+        return torch.cuda.get_device_properties(device).multi_processor_count
+    return 4  # the interpreter and the meta device: any positive count is correct
+
+
+def matches(x, out):
+    """Why the recipe cannot take (x, out), or None: 2-D views with contiguous rows, same shape,
+    float dtypes."""
+    if x.dim() != 2 or out.shape != x.shape:
+        return "expects 2-D input and output of the same shape"
+    if x.shape[1] > 1 and (x.stride(1) != 1 or out.stride(1) != 1):
+        return "rows must be contiguous"
+    if not (x.dtype.is_floating_point and out.dtype.is_floating_point):
+        return "float dtypes only"
+    return None
+
+
+def row_two_pass(x, out, op, block=2048, num_warps=8, programs_per_sm=1, reverse=True, aligned=True):
+    """out = op(x) over the last dimension of a 2-D x (rows contiguous). programs_per_sm = 0 gives
+    one program per row (no persistent loop)."""
+    if op not in OPS:
+        raise ValueError(f"unknown op {op!r}; one of {OPS}")
+    why = matches(x, out)
+    if why:
+        raise ValueError(why)
+    n_rows, n_cols = x.shape
+    if n_rows == 0 or n_cols == 0:
+        return out
+    # The split into head/body/tail needs both rows in the same 16-byte phase, in 4-byte elements.
+    aligned = bool(aligned and x.element_size() == 4 and out.element_size() == 4
+                   and x.stride(0) == out.stride(0)
+                   and x.data_ptr() % 16 == 0 and out.data_ptr() % 16 == 0)
+    if programs_per_sm > 0:
+        grid = min(n_rows, programs_per_sm * _sm_count(x.device))
+    else:
+        grid = n_rows
+    _row_two_pass[(grid,)](x, out, n_rows, n_cols, x.stride(0), out.stride(0), OP=op, BLOCK=block,
+                           REVERSE=bool(reverse), ALIGNED=aligned, num_warps=num_warps)
+    return out
