@@ -54,8 +54,13 @@ if [[ ${PLANTED_EACH:-1} == 1 ]]; then
   # One verify per problem for all its candidates (--each: every candidate through G1-G4 alone,
   # one capture shared), then its document split into one file per candidate for check_planted.py.
   declare -A group=()
-  for f in "${names[@]}"; do p=$(problem_of "$f"); group[$p]+="$(basename "$f") "; done
-  for p in "${!group[@]}"; do
+  problems=()  # in the order of first appearance (expected.json lists the good candidates first)
+  for f in "${names[@]}"; do
+    p=$(problem_of "$f")
+    [[ -n ${group[$p]+x} ]] || problems+=("$p")
+    group[$p]+="$(basename "$f") "
+  done
+  for p in "${problems[@]}"; do
     read -r -a members <<< "${group[$p]}"
     args=()
     for f in "${members[@]}"; do args+=(--candidate "seg0=tests/planted/$f"); done

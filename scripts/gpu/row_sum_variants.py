@@ -1,8 +1,8 @@
-"""Chooses the launch constants of the planted suite's two good candidates on the GPU: times each
-setting on examples/row_sum.py's shape against torch.compile's kernel (max-autotune, no CUDA
-graphs) and rewrites the candidates' constants in place with the fastest correct setting, so that
-the planted suite that follows checks exactly those files. Prints a table; the chosen files are
-what gets committed.
+"""Chooses the launch constants of the row-sum kernel of tests/planted/bad_slightly_slower.py (once
+planted as a good candidate; the best setting stayed 4-5% slower than the compiler) on the GPU:
+times each setting on examples/row_sum.py's shape against torch.compile's kernel (max-autotune, no
+CUDA graphs) and rewrites the constants in place with the fastest correct setting, so that the
+planted suite that follows checks exactly that file. Prints a table (results/gates/variants/).
 usage: python3 scripts/gpu/row_sum_variants.py [OUT_DIR]   (copies the chosen files there)"""
 
 import itertools
@@ -30,8 +30,7 @@ compiled = torch.compile(lambda t: t.sum(dim=1), mode="max-autotune-no-cudagraph
 compiled(x)
 base = triton.testing.do_bench(lambda: compiled(x), warmup=25, rep=200, return_mode="median")
 print(f"torch.compile: {base * 1000:.1f} us")
-grids = {"good_row_loop.py": {"BLOCK": [1024, 2048, 4096, 8192], "NUM_WARPS": [4, 8, 16]},
-         "good_row_block.py": {"ROWS": [1, 2, 4], "BLOCK": [1024, 2048, 4096], "NUM_WARPS": [8, 16]}}
+grids = {"bad_slightly_slower.py": {"BLOCK": [1024, 2048, 4096, 8192], "NUM_WARPS": [4, 8, 16]}}
 for name, grid in grids.items():
     path, module = load(name)
     best = None

@@ -102,3 +102,45 @@ print("ok")
 
 def test_row_two_pass_matches_pytorch_for_every_op_and_dtype():
     assert run_interpreted(ROW_TWO_PASS, timeout=900).strip() == "ok"
+
+
+CROSS_ENTROPY = """
+import torch
+from kernelopt.recipes import cross_entropy as ce
+
+torch.manual_seed(0)
+# Whole rows in registers and the looped path (MAX_TILE lowered so that small rows take it),
+# ragged row blocks, ignored targets, a padded row stride, half-precision logits.
+for max_tile in (ce.MAX_TILE, 8):
+    ce.MAX_TILE = max_tile
+    for (n, c, stride), rows, dtype in [((37, 100, 100), 2, torch.float32), ((9, 33, 40), 4, torch.float32),
+                                        ((5, 7, 7), 1, torch.float16), ((64, 20, 20), 8, torch.bfloat16)]:
+        x = (torch.randn(n, stride) * 4).to(dtype)[:, :c]
+        t = torch.randint(0, c, (n,))
+        t[1] = -100
+        for reduction in ce.REDUCTIONS:
+            ref = torch.nn.functional.cross_entropy(x.float(), t, reduction=reduction)
+            out = torch.full((), float("nan"), dtype=torch.float32)
+            ce.cross_entropy(x, t, out, reduction, rows=rows, num_warps=1, block=16)
+            assert torch.allclose(out, ref, rtol=1e-5, atol=1e-5), (max_tile, n, c, dtype, reduction, out, ref)
+# Another ignore_index, and every target ignored: the mean is 0/0 = NaN, as in PyTorch.
+x, t = torch.randn(6, 5), torch.tensor([0, 3, 3, 1, 3, 4])
+out = torch.empty(())
+ce.cross_entropy(x, t, out, "mean", ignore_index=3, rows=2, num_warps=1)
+assert torch.allclose(out, torch.nn.functional.cross_entropy(x, t, ignore_index=3))
+ce.cross_entropy(x, torch.full((6,), -100), out, "mean", num_warps=1)
+assert torch.isnan(out) and torch.isnan(torch.nn.functional.cross_entropy(x, torch.full((6,), -100)))
+for args in [(torch.zeros(3, 4, 5), torch.zeros(3, dtype=torch.long), torch.zeros(())),
+             (torch.zeros(4, 3).t(), torch.zeros(3, dtype=torch.long), torch.zeros(()))]:
+    try:
+        ce.cross_entropy(*args)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("accepted " + str(args[0].shape))
+print("ok")
+"""
+
+
+def test_cross_entropy_matches_pytorch_on_both_paths():
+    assert run_interpreted(CROSS_ENTROPY, timeout=600).strip() == "ok"

@@ -78,6 +78,17 @@ TEST(RecipeMatch, RowTwoPassOnOnlineSoftmax) {
   EXPECT_EQ(search::recipe_settings(*any).size(), 3U);
 }
 
+TEST(RecipeMatch, RowTwoPassOnL2NormalizationAsPowers) {
+  // torch.norm(x, p=2, dim=1, keepdim=True) on the GPU: pow 2, sum, pow 0.5, div (the first
+  // optimize run on the H200 found no match: the matcher knew only linalg_vector_norm).
+  const auto m = first_row_match(real("h200_level1_39_L2Norm__graph_0.py"));
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->params, (nlohmann::json{{"op", "l2_normalize"}}));
+  EXPECT_NE(m->why.find("f32[32768, 65535]"), std::string::npos) << m->why;
+  // Frobenius normalization divides by the norm of the whole tensor: not a row operation.
+  EXPECT_FALSE(first_row_match(real("h200_level1_37_FrobeniusNorm__graph_0.py")).has_value());
+}
+
 TEST(RecipeMatch, RowTwoPassNotWhereItDoesNotApply) {
   // Elementwise, a norm over groups, a reduction over a middle dim, a scan, a loss (softmax
   // followed by a gather and a mean), a pooling.
@@ -88,6 +99,30 @@ TEST(RecipeMatch, RowTwoPassNotWhereItDoesNotApply) {
         "h200_level1_37_FrobeniusNorm__graph_0.py"}) {
     SCOPED_TRACE(name);
     EXPECT_FALSE(first_row_match(real(name)).has_value());
+  }
+}
+
+TEST(RecipeMatch, CrossEntropyOverThreeLaunches) {
+  const Captured c = real("h200_level1_95_CrossEntropyLoss_graph_0.py");
+  ASSERT_EQ(c.map.segments.size(), 1U);
+  ASSERT_EQ(c.map.segments[0].launches.size(), 3U);
+  const auto m = search::match_cross_entropy(c.run.code, c.map, c.map.segments[0]);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->params, (nlohmann::json{{"reduction", "mean"}, {"ignore_index", -100}}));
+  EXPECT_NE(m->why.find("f32[32768, 4096] logits, i64 targets"), std::string::npos) << m->why;
+  const auto any = search::match_recipe(c.run.code, c.map, c.map.segments[0]);
+  ASSERT_TRUE(any.has_value());
+  EXPECT_EQ(any->recipe, "cross_entropy");
+  // Softmax alone, a norm, an arg-reduction, a scan, elementwise: not a cross-entropy.
+  for (const char* name :
+       {"h200_level1_23_Softmax_graph_0.py", "h200_level1_35_GroupNorm__graph_0.py",
+        "h200_level1_51_Argmax_over_a_dimension_graph_0.py", "h200_level1_89_cumsum_graph_0.py",
+        "h200_level1_19_ReLU_graph_0.py"}) {
+    SCOPED_TRACE(name);
+    const Captured other = real(name);
+    for (const auto& segment : other.map.segments) {
+      EXPECT_FALSE(search::match_cross_entropy(other.run.code, other.map, segment).has_value());
+    }
   }
 }
 
@@ -111,6 +146,13 @@ TEST(RecipeMatch, CandidateSourceIsPythonThatCallsTheRecipe) {
       std::string::npos)
       << row_text;
   std::ofstream(tmp) << row_text;
+  EXPECT_EQ(std::system(command.c_str()), 0);
+  const search::RecipeMatch ce{
+      "cross_entropy", {{"reduction", "sum"}, {"ignore_index", 3}}, "cross-entropy"};
+  const std::string ce_text = search::candidate_source(ce, 1, {{"rows", 4}});
+  EXPECT_NE(ce_text.find("cross_entropy(x, target, out, \"sum\", 3, 4, 8)"), std::string::npos)
+      << ce_text;
+  std::ofstream(tmp) << ce_text;
   EXPECT_EQ(std::system(command.c_str()), 0);
   fs::remove(tmp);
 }

@@ -67,6 +67,46 @@ const inductor::FragmentNode* first_input(const inductor::GraphFragment& fragmen
   return input != nullptr && input->op == "placeholder" ? input : nullptr;
 }
 
+// L2 normalization as torch.norm(x, p=2, dim, keepdim=True) decomposes on the GPU:
+// pow(x, 2), sum(pow, [dim], True), pow(sum, 0.5), div(x, pow).
+std::optional<RecipeMatch> match_l2_by_powers(const inductor::GraphFragment& fragment,
+                                              const std::multiset<std::string>& targets) {
+  static const std::string power = "torch.ops.aten.pow.Tensor_Scalar";
+  static const std::string sum = "torch.ops.aten.sum.dim_IntList";
+  static const std::string div = "torch.ops.aten.div.Tensor";
+  if (targets != std::multiset<std::string>{power, power, sum, div}) return std::nullopt;
+  const inductor::FragmentNode* square = nullptr;
+  const inductor::FragmentNode* total = nullptr;
+  const inductor::FragmentNode* root = nullptr;
+  for (const auto& node : fragment.nodes) {
+    if (node.target == power && node.args.size() == 2) {
+      if (node.args[1] == "2" || node.args[1] == "2.0") square = &node;
+      if (node.args[1] == "0.5") root = &node;
+    }
+    if (node.target == sum) total = &node;
+  }
+  if (square == nullptr || total == nullptr || root == nullptr || total->args.size() < 3) {
+    return std::nullopt;
+  }
+  const auto name = [](const std::string& arg) { return arg.substr(arg.rfind('%') + 1); };
+  if (name(total->args[0]) != square->name || name(root->args[0]) != total->name ||
+      total->args[2] != "True") {
+    return std::nullopt;
+  }
+  const inductor::FragmentNode* input = first_input(fragment, *square);
+  if (input == nullptr || !float_dtype(input->dtype)) return std::nullopt;
+  const long rank = static_cast<long>(input->shape.size());
+  auto dim = integer(total->args[1]);
+  if (!dim || rank < 1 || input->stride.size() != input->shape.size()) return std::nullopt;
+  if (*dim < 0) *dim += rank;
+  if (*dim != rank - 1 || !contiguous_after(*input, -1)) return std::nullopt;
+  return RecipeMatch{
+      "row_two_pass",
+      {{"op", "l2_normalize"}},
+      fmt::format("l2_normalize over the last dim of {}[{}] (pow, sum, pow 0.5, div)", input->dtype,
+                  fmt::join(input->shape, ", "))};
+}
+
 }  // namespace
 
 std::optional<RecipeMatch> match_reduce_dim(const inductor::OutputCode& code,
@@ -129,6 +169,7 @@ std::optional<RecipeMatch> match_row_two_pass(const inductor::OutputCode& code,
       {{"log_softmax", {online, sub, sub, log}}, online},
       {{"log_softmax", {amax, sub, sub, exp, sum, log}}, amax},
       {{"l2_normalize", {norm, div}}, norm}};
+  if (auto l2 = match_l2_by_powers(*fragment, targets)) return l2;
   for (const auto& [form, reducer] : forms) {
     if (targets != form.targets) continue;
     const inductor::FragmentNode* reduction = nullptr;
@@ -162,11 +203,94 @@ std::optional<RecipeMatch> match_row_two_pass(const inductor::OutputCode& code,
   return std::nullopt;
 }
 
+std::optional<RecipeMatch> match_cross_entropy(const inductor::OutputCode& code,
+                                               const analysis::DispatchMap& map,
+                                               const analysis::Segment& segment) {
+  static const std::string online = "torch.ops.prims.prepare_softmax_online.default";
+  static const std::string amax = "torch.ops.aten.amax.default";
+  static const std::string ne = "torch.ops.aten.ne.Scalar";
+  static const std::string gather = "torch.ops.aten.gather.default";
+  static const std::string total = "torch.ops.aten.sum.default";
+  static const std::string div = "torch.ops.aten.div.Tensor";
+  static const std::set<std::string> allowed = {online,
+                                                amax,
+                                                ne,
+                                                gather,
+                                                total,
+                                                div,
+                                                "torch.ops.aten.exp.default",
+                                                "torch.ops.aten.sum.dim_IntList",
+                                                "torch.ops.aten.sub.Tensor",
+                                                "torch.ops.aten.log.default",
+                                                "torch.ops.aten.full.default",
+                                                "torch.ops.aten.where.self",
+                                                "torch.ops.aten.unsqueeze.default",
+                                                "torch.ops.aten.squeeze.dim",
+                                                "torch.ops.aten.neg.default",
+                                                "torch.ops.prims.convert_element_type.default"};
+  std::vector<inductor::GraphFragment> fragments;
+  for (const int index : segment.launches) {
+    const analysis::Launch& launch = map.launches[index];
+    const inductor::TritonKernel* kernel = nullptr;
+    for (const auto& k : code.kernels) {
+      if (k.name == launch.name) kernel = &k;
+    }
+    if (kernel == nullptr) return std::nullopt;  // an extern call or an unknown kernel
+    fragments.push_back(inductor::parse_graph_fragment(kernel->graph_fragment));
+  }
+  const inductor::FragmentNode* softmax = nullptr;
+  const inductor::FragmentNode* not_ignored = nullptr;
+  const inductor::GraphFragment* softmax_fragment = nullptr;
+  const inductor::GraphFragment* target_fragment = nullptr;
+  bool has_gather = false;
+  bool has_total = false;
+  bool has_div = false;
+  for (const auto& fragment : fragments) {
+    for (const auto& node : fragment.nodes) {
+      if (node.op != "call_function" || is_getitem(node)) continue;
+      if (allowed.count(node.target) == 0) return std::nullopt;
+      if ((node.target == online || node.target == amax) && softmax == nullptr) {
+        softmax = &node;
+        softmax_fragment = &fragment;
+      }
+      if (node.target == ne && not_ignored == nullptr) {
+        not_ignored = &node;
+        target_fragment = &fragment;
+      }
+      has_gather |= node.target == gather;
+      has_total |= node.target == total;
+      has_div |= node.target == div;
+    }
+  }
+  if (softmax == nullptr || not_ignored == nullptr || !has_gather || !has_total) {
+    return std::nullopt;
+  }
+  const inductor::FragmentNode* logits = first_input(*softmax_fragment, *softmax);
+  const inductor::FragmentNode* target = first_input(*target_fragment, *not_ignored);
+  if (logits == nullptr || target == nullptr || !float_dtype(logits->dtype)) return std::nullopt;
+  if (target->dtype != "i64" && target->dtype != "i32") return std::nullopt;
+  if (logits->shape.size() != 2 || logits->stride.size() != 2 || target->shape.size() != 1) {
+    return std::nullopt;
+  }
+  const auto dim = softmax->args.size() > 1 ? integer(softmax->args[1]) : std::nullopt;
+  const auto ignore = not_ignored->args.size() > 1 ? integer(not_ignored->args[1]) : std::nullopt;
+  if (!dim || (*dim != 1 && *dim != -1) || !ignore || !contiguous_after(*logits, 0)) {
+    return std::nullopt;
+  }
+  const std::string reduction = has_div ? "mean" : "sum";
+  return RecipeMatch{
+      "cross_entropy",
+      {{"reduction", reduction}, {"ignore_index", *ignore}},
+      fmt::format("cross-entropy ({}) of {}[{}] logits, {} targets, ignore_index {}", reduction,
+                  logits->dtype, fmt::join(logits->shape, ", "), target->dtype, *ignore)};
+}
+
 std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
                                         const analysis::DispatchMap& map,
                                         const analysis::Segment& segment) {
   if (auto m = match_reduce_dim(code, map, segment)) return m;
-  return match_row_two_pass(code, map, segment);
+  if (auto m = match_row_two_pass(code, map, segment)) return m;
+  return match_cross_entropy(code, map, segment);
 }
 
 std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
@@ -175,6 +299,12 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
     return {{{"rows_per_step", 8}, {"cols_per_program", 128}, {"num_warps", 4}},
             {{"rows_per_step", 8}, {"cols_per_program", 256}, {"num_warps", 4}},
             {{"rows_per_step", 2}, {"cols_per_program", 1024}, {"num_warps", 8}}};
+  }
+  if (match.recipe == "cross_entropy") {
+    // Two whole rows per program and 8 warps won for 32768 x 4096 on the H200 (call 6).
+    return {{{"rows", 2}, {"num_warps", 8}},
+            {{"rows", 1}, {"num_warps", 8}},
+            {{"rows", 4}, {"num_warps", 16}}};
   }
   // row_two_pass: the winners of 54 settings on the H200 for L2 normalization (4096 x 16 warps,
   // one program per row, backward second pass) and softmax (1024 x 16 warps, forward), and the
@@ -187,6 +317,22 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
 std::string candidate_source(const RecipeMatch& match,
                              int segment,
                              const nlohmann::json& settings) {
+  if (match.recipe == "cross_entropy") {
+    return fmt::format(
+        "\"\"\"Segment {seg}: {why}.\n\nWritten by kernelopt from the cross_entropy recipe "
+        "(python/kernelopt/recipes/cross_entropy.py).\n\"\"\"\n\n"
+        "from kernelopt.recipes.cross_entropy import cross_entropy\n\n\n"
+        "def run(inputs, outputs):\n"
+        "    x = next(t for t in inputs.values() if t.is_floating_point())\n"
+        "    target = next(t for t in inputs.values() if not t.is_floating_point())\n"
+        "    (out,) = outputs.values()\n"
+        "    cross_entropy(x, target, out, \"{reduction}\", {ignore}, {rows}, {warps})\n",
+        fmt::arg("seg", segment), fmt::arg("why", match.why),
+        fmt::arg("reduction", match.params.at("reduction").get<std::string>()),
+        fmt::arg("ignore", match.params.at("ignore_index").get<long>()),
+        fmt::arg("rows", settings.value("rows", 2)),
+        fmt::arg("warps", settings.value("num_warps", 8)));
+  }
   if (match.recipe == "row_two_pass") {
     return fmt::format(
         "\"\"\"Segment {seg}: {why}.\n\nWritten by kernelopt from the row_two_pass recipe "

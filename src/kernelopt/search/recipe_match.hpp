@@ -15,8 +15,9 @@
 namespace kernelopt::search {
 
 struct RecipeMatch {
-  std::string recipe;     // "reduce_dim", "row_two_pass"
-  nlohmann::json params;  // reduce_dim: {"op": "argmax", "dim": 1}; row_two_pass: {"op": "softmax"}
+  std::string recipe;     // "reduce_dim", "row_two_pass", "cross_entropy"
+  nlohmann::json params;  // reduce_dim: {"op": "argmax", "dim": 1}; row_two_pass: {"op":
+                          // "softmax"}; cross_entropy: {"reduction": "mean", "ignore_index": -100}
   std::string why;        // one line: the node that matched
 };
 
@@ -33,6 +34,14 @@ std::optional<RecipeMatch> match_reduce_dim(const inductor::OutputCode& code,
 std::optional<RecipeMatch> match_row_two_pass(const inductor::OutputCode& code,
                                               const analysis::DispatchMap& map,
                                               const analysis::Segment& segment);
+
+// cross_entropy: a segment (any number of launches) computing nn.CrossEntropyLoss with mean or
+// sum reduction over float logits [N, C] (classes contiguous) and integer targets [N], without
+// weights or label smoothing: every node is one of its decomposition's (online softmax or
+// amax/exp/sum, log, sub, ne(target, ignore_index), where, gather, neg, sum, div).
+std::optional<RecipeMatch> match_cross_entropy(const inductor::OutputCode& code,
+                                               const analysis::DispatchMap& map,
+                                               const analysis::Segment& segment);
 
 // The first recipe that matches the segment, in the order above.
 std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,

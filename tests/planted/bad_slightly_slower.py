@@ -1,13 +1,13 @@
-"""GOOD: one program per row, walking the row in BLOCK-column chunks with a float32 vector
-accumulator (summed once at the end); the row length is a compile-time constant, so the loop
-unrolls. Expected to match the compiler within noise: every gate passes (G4 ratio >= 0.97).
+"""BAD (slower by about 5%, near the threshold): one program per row, walking the row in
+BLOCK-column chunks with a float32 vector accumulator (summed once at the end), the row length a
+compile-time constant. Correct, and the best of 25 settings of this simple kernel on the H200
+(scripts/gpu/row_sum_variants.py: 4096 x 16 warps, 70.5 us against torch.compile's 67.7 us); G4
+measured it at 0.951x [0.926, 0.981] (results/gates/). It must be rejected by G4 (ratio < 0.97):
+the gate has to tell a 5% loss from noise, not only a 2x one (bad_slower.py).
 
-BLOCK and NUM_WARPS were chosen on the H200 by scripts/gpu/row_sum_variants.py (2026-11-29: 4096
-and 16, 70.5 us against torch.compile's 67.7 us, 0.960x; the G4 gate then measured it slower
-than 0.97 in the planted suite, see results/gates/: this candidate is not yet what it claims).
-
-Reads the shape at run time (the CPU tests run it on 64 x 8192 and smaller) and does not depend on
-the root buffers' names.
+It was planted as a "good" candidate until the H200 showed it 4-5% slower than the compiler's
+reduction; the suite's good candidates are now on problems with headroom (good_l2_norm_rows.py,
+good_argmax_reduce_dim.py).
 """
 import triton
 import triton.language as tl
