@@ -144,3 +144,40 @@ print("ok")
 
 def test_cross_entropy_matches_pytorch_on_both_paths():
     assert run_interpreted(CROSS_ENTROPY, timeout=600).strip() == "ok"
+
+
+SCAN = """
+import torch
+from kernelopt.recipes.scan import cumsum_rows
+
+torch.manual_seed(0)
+# Ragged chunks, several rows per program with a ragged last program, a padded row stride, NaN
+# (propagates to the end of the row in scan order), half precision, masks of bool and float.
+for dtype in (torch.float32, torch.float16, torch.bfloat16):
+    for rows, cols, stride, per_program in [(5, 37, 37, 1), (6, 64, 70, 4), (3, 1, 1, 2), (7, 130, 130, 2)]:
+        x = torch.randn(rows, stride).to(dtype)[:, :cols]
+        if cols > 10:
+            x[2, 5] = float("nan")
+        mask = torch.rand(rows, cols) > 0.5
+        for reverse in (False, True):
+            for m in (None, mask, mask.float()):
+                src = x.float() * m if m is not None else x.float()
+                want = torch.cumsum(src.double().flip(1), 1).flip(1) if reverse else torch.cumsum(src.double(), 1)
+                out = torch.full((rows, stride), 7.0, dtype=dtype)[:, :cols]
+                cumsum_rows(x, out, m, reverse, rows=per_program, block=16, num_warps=1)
+                tol = 1e-5 if dtype == torch.float32 else 3e-2
+                assert torch.allclose(out.double(), want, rtol=tol, atol=tol, equal_nan=True), \\
+                    (dtype, rows, cols, reverse, m is not None, (out.double() - want).abs().nan_to_num(9).max())
+for bad in [torch.zeros(3, 4, 5), torch.zeros(4, 3).t()]:
+    try:
+        cumsum_rows(bad, torch.zeros_like(bad))
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("accepted " + str(bad.shape))
+print("ok")
+"""
+
+
+def test_scan_matches_pytorch_forward_reversed_and_masked():
+    assert run_interpreted(SCAN, timeout=600).strip() == "ok"

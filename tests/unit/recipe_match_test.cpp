@@ -126,6 +126,76 @@ TEST(RecipeMatch, CrossEntropyOverThreeLaunches) {
   }
 }
 
+TEST(RecipeMatch, ScanForwardAndMasked) {
+  const Captured plain = real("h200_level1_89_cumsum_graph_0.py");
+  const auto m = search::match_scan(plain.run.code, plain.map, plain.map.segments.at(0));
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->params, (nlohmann::json{{"x", "arg0_1"}, {"mask", nullptr}, {"reverse", false}}));
+  const Captured masked = real("h200_level1_93_masked_cumsum_graph_0.py");
+  const auto mm = search::match_recipe(masked.run.code, masked.map, masked.map.segments.at(0));
+  ASSERT_TRUE(mm.has_value());
+  EXPECT_EQ(mm->recipe, "scan");
+  EXPECT_EQ(mm->params, (nlohmann::json{{"x", "arg0_1"}, {"mask", "arg1_1"}, {"reverse", false}}));
+  EXPECT_NE(mm->why.find("times a b8 mask"), std::string::npos) << mm->why;
+  for (const char* name :
+       {"h200_level1_23_Softmax_graph_0.py", "h200_level1_51_Argmax_over_a_dimension_graph_0.py",
+        "h200_level1_95_CrossEntropyLoss_graph_0.py", "h200_level1_19_ReLU_graph_0.py"}) {
+    SCOPED_TRACE(name);
+    const Captured other = real(name);
+    for (const auto& segment : other.map.segments) {
+      EXPECT_FALSE(search::match_scan(other.run.code, other.map, segment).has_value());
+    }
+  }
+}
+
+// The reversed scan, cumsum(x.flip(1), 1).flip(1), as Inductor compiles it on the H200: a scan
+// kernel reading prims.rev(x) and a pointwise kernel writing prims.rev(scan) (two launches).
+TEST(RecipeMatch, ScanReversedOnTheRealCapture) {
+  const Captured c = real("h200_level1_91_cumsum_reverse_graph_0.py");
+  ASSERT_EQ(c.map.segments.size(), 1U);
+  EXPECT_EQ(c.map.segments[0].launches.size(), 2U);
+  const auto m = search::match_recipe(c.run.code, c.map, c.map.segments[0]);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->recipe, "scan");
+  EXPECT_EQ(m->params, (nlohmann::json{{"x", "arg0_1"}, {"mask", nullptr}, {"reverse", true}}));
+}
+
+// The same with aten.flip nodes (the form before decomposition), written into the real cumsum
+// capture's fragment; a flip over another dimension is refused.
+TEST(RecipeMatch, ScanReversedByTwoFlips) {
+  std::ifstream in(fs::path(KERNELOPT_SOURCE_DIR) /
+                   "tests/fixtures/output_code/real/h200_level1_89_cumsum_graph_0.py");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  const std::string original = buffer.str();
+  const std::string type = R"(Tensor "f32[32768, 32768][32768, 1]cuda:0"[num_users=1])";
+  const std::string scan_line =
+      "#   %cumsum : " + type +
+      " = call_function[target=torch.ops.aten.cumsum.default](args = (%arg0_1, 1), kwargs = {})";
+  ASSERT_NE(original.find(scan_line), std::string::npos);
+  const auto with = [&](const std::string& first_dim, const std::string& second_dim) {
+    std::string text = original;
+    const std::string lines =
+        "#   %flip : " + type +
+        " = call_function[target=torch.ops.aten.flip.default](args = " + "(%arg0_1, [" + first_dim +
+        "]), kwargs = {})\n#   %cumsum : " + type +
+        " = call_function[target=torch.ops.aten.cumsum.default](args = (%flip, 1), kwargs = {})" +
+        "\n#   %flip_1 : " + type +
+        " = call_function[target=torch.ops.aten.flip.default](args = (%cumsum, [" + second_dim +
+        "]), kwargs = {})";
+    text.replace(text.find(scan_line), scan_line.size(), lines);
+    Captured c;
+    c.run.code = inductor::parse_output_code(text);
+    c.map = analysis::build_dispatch_map({c.run}, {});
+    return search::match_scan(c.run.code, c.map, c.map.segments.at(0));
+  };
+  const auto reversed = with("1", "-1");
+  ASSERT_TRUE(reversed.has_value());
+  EXPECT_EQ(reversed->params,
+            (nlohmann::json{{"x", "arg0_1"}, {"mask", nullptr}, {"reverse", true}}));
+  EXPECT_FALSE(with("0", "1").has_value());  // a flip over another dimension
+}
+
 TEST(RecipeMatch, CandidateSourceIsPythonThatCallsTheRecipe) {
   const search::RecipeMatch m{"reduce_dim", {{"op", "min"}, {"dim", 2}}, "aten.amin over dim 2"};
   const std::string text = search::candidate_source(m, 3, {{"rows_per_step", 2}});
@@ -153,6 +223,13 @@ TEST(RecipeMatch, CandidateSourceIsPythonThatCallsTheRecipe) {
   EXPECT_NE(ce_text.find("cross_entropy(x, target, out, \"sum\", 3, 4, 8)"), std::string::npos)
       << ce_text;
   std::ofstream(tmp) << ce_text;
+  EXPECT_EQ(std::system(command.c_str()), 0);
+  const search::RecipeMatch scan{
+      "scan", {{"x", "arg0_1"}, {"mask", "arg1_1"}, {"reverse", true}}, "reversed cumsum"};
+  const std::string scan_text = search::candidate_source(scan, 0, {{"block", 2048}});
+  EXPECT_NE(scan_text.find("mask = inputs[\"arg1_1\"]"), std::string::npos) << scan_text;
+  EXPECT_NE(scan_text.find("True, 1, 2048, 4)"), std::string::npos) << scan_text;
+  std::ofstream(tmp) << scan_text;
   EXPECT_EQ(std::system(command.c_str()), 0);
   fs::remove(tmp);
 }

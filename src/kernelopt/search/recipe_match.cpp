@@ -50,6 +50,25 @@ std::optional<inductor::GraphFragment> single_fragment(const inductor::OutputCod
   return std::nullopt;
 }
 
+// The Graph fragments of every launch of a segment; nullopt if one is not a Triton kernel of the
+// output code.
+std::optional<std::vector<inductor::GraphFragment>> all_fragments(
+    const inductor::OutputCode& code,
+    const analysis::DispatchMap& map,
+    const analysis::Segment& segment) {
+  std::vector<inductor::GraphFragment> fragments;
+  for (const int index : segment.launches) {
+    const analysis::Launch& launch = map.launches[index];
+    const inductor::TritonKernel* kernel = nullptr;
+    for (const auto& k : code.kernels) {
+      if (k.name == launch.name) kernel = &k;
+    }
+    if (kernel == nullptr) return std::nullopt;
+    fragments.push_back(inductor::parse_graph_fragment(kernel->graph_fragment));
+  }
+  return fragments;
+}
+
 bool is_getitem(const inductor::FragmentNode& node) {
   return node.target == "<built-in function getitem>" || node.target == "operator.getitem";
 }
@@ -228,16 +247,9 @@ std::optional<RecipeMatch> match_cross_entropy(const inductor::OutputCode& code,
                                                 "torch.ops.aten.squeeze.dim",
                                                 "torch.ops.aten.neg.default",
                                                 "torch.ops.prims.convert_element_type.default"};
-  std::vector<inductor::GraphFragment> fragments;
-  for (const int index : segment.launches) {
-    const analysis::Launch& launch = map.launches[index];
-    const inductor::TritonKernel* kernel = nullptr;
-    for (const auto& k : code.kernels) {
-      if (k.name == launch.name) kernel = &k;
-    }
-    if (kernel == nullptr) return std::nullopt;  // an extern call or an unknown kernel
-    fragments.push_back(inductor::parse_graph_fragment(kernel->graph_fragment));
-  }
+  const auto found = all_fragments(code, map, segment);
+  if (!found) return std::nullopt;
+  const std::vector<inductor::GraphFragment>& fragments = *found;
   const inductor::FragmentNode* softmax = nullptr;
   const inductor::FragmentNode* not_ignored = nullptr;
   const inductor::GraphFragment* softmax_fragment = nullptr;
@@ -285,12 +297,114 @@ std::optional<RecipeMatch> match_cross_entropy(const inductor::OutputCode& code,
                   logits->dtype, fmt::join(logits->shape, ", "), target->dtype, *ignore)};
 }
 
+std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
+                                      const analysis::DispatchMap& map,
+                                      const analysis::Segment& segment) {
+  static const std::string cumsum = "torch.ops.aten.cumsum.default";
+  static const std::string flip = "torch.ops.aten.flip.default";
+  static const std::string rev = "torch.ops.prims.rev.default";  // flip after decomposition
+  static const std::string mul = "torch.ops.aten.mul.Tensor";
+  const auto fragments = all_fragments(code, map, segment);
+  if (!fragments) return std::nullopt;
+  // Every node, by name, over all fragments (a later kernel sees an earlier one's result as a
+  // placeholder of the same name: the call_function definition wins).
+  std::map<std::string, const inductor::FragmentNode*> nodes;
+  std::vector<const inductor::FragmentNode*> calls;
+  for (const auto& fragment : *fragments) {
+    for (const auto& node : fragment.nodes) {
+      if (node.op == "call_function") {
+        if (node.target != cumsum && node.target != flip && node.target != rev &&
+            node.target != mul) {
+          return std::nullopt;
+        }
+        calls.push_back(&node);
+        nodes[node.name] = &node;
+      } else if (nodes.count(node.name) == 0) {
+        nodes[node.name] = &node;
+      }
+    }
+  }
+  const auto arg_node = [&](const std::string& arg) -> const inductor::FragmentNode* {
+    if (arg.empty() || arg[0] != '%') return nullptr;
+    const auto it = nodes.find(arg.substr(1));
+    return it == nodes.end() ? nullptr : it->second;
+  };
+  const inductor::FragmentNode* scan = nullptr;
+  int flips = 0;
+  int muls = 0;
+  for (const auto* node : calls) {
+    if (node->target == cumsum) {
+      if (scan != nullptr) return std::nullopt;
+      scan = node;
+    }
+    flips += node->target == flip || node->target == rev ? 1 : 0;
+    muls += node->target == mul ? 1 : 0;
+  }
+  if (scan == nullptr || scan->args.size() < 2 || (flips != 0 && flips != 2) || muls > 1) {
+    return std::nullopt;
+  }
+  // Walk back from the scan's input: [flip] <- [mul(x, mask)] <- x.
+  const inductor::FragmentNode* source = arg_node(scan->args[0]);
+  const bool reverse = flips == 2;
+  if (reverse) {
+    if (source == nullptr || (source->target != flip && source->target != rev)) {
+      return std::nullopt;
+    }
+    source = arg_node(source->args.empty() ? "" : source->args[0]);
+  }
+  const inductor::FragmentNode* x = source;
+  const inductor::FragmentNode* mask = nullptr;
+  if (source != nullptr && source->target == mul) {
+    if (source->args.size() != 2) return std::nullopt;
+    x = arg_node(source->args[0]);
+    mask = arg_node(source->args[1]);
+    if (x != nullptr && mask != nullptr && x->dtype == "b8") std::swap(x, mask);  // mask * x
+    if (mask == nullptr || mask->op != "placeholder") return std::nullopt;
+    if (mask->dtype != "b8" && !float_dtype(mask->dtype)) return std::nullopt;
+  } else if (muls != 0) {
+    return std::nullopt;  // a multiply somewhere else (after the scan): not this recipe
+  }
+  if (x == nullptr || x->op != "placeholder" || !float_dtype(x->dtype)) return std::nullopt;
+  const long rank = static_cast<long>(x->shape.size());
+  if (rank < 1 || x->stride.size() != x->shape.size() || !contiguous_after(*x, -1)) {
+    return std::nullopt;
+  }
+  if (mask != nullptr && (mask->shape != x->shape || mask->stride != x->stride))
+    return std::nullopt;
+  auto dim = integer(scan->args[1]);
+  if (!dim) return std::nullopt;
+  if (*dim < 0) *dim += rank;
+  if (*dim != rank - 1) return std::nullopt;
+  // Both flips over exactly the scanned dimension, the second one of the scan's result.
+  for (const auto* node : calls) {
+    if (node->target != flip && node->target != rev) continue;
+    auto flip_dim = node->args.size() > 1 ? integer(node->args[1]) : std::nullopt;
+    if (!flip_dim) return std::nullopt;
+    if (*flip_dim < 0) *flip_dim += rank;
+    if (*flip_dim != *dim) return std::nullopt;
+    // flip(scan's result) or flip(scan's input); a later kernel may see the scan's result as a
+    // placeholder of its own name (not a graph input of the segment).
+    const auto* input = arg_node(node->args[0]);
+    const bool scan_result =
+        input == scan || (input != nullptr && input->op == "placeholder" && input != x &&
+                          input != mask && input->shape == x->shape);
+    if (!scan_result && input != source) return std::nullopt;
+  }
+  nlohmann::json params = {{"x", x->name}, {"mask", nullptr}, {"reverse", reverse}};
+  if (mask != nullptr) params["mask"] = mask->name;
+  return RecipeMatch{"scan", params,
+                     fmt::format("{}cumsum over the last dim of {}[{}]{}",
+                                 reverse ? "reversed " : "", x->dtype, fmt::join(x->shape, ", "),
+                                 mask != nullptr ? " times a " + mask->dtype + " mask" : "")};
+}
+
 std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
                                         const analysis::DispatchMap& map,
                                         const analysis::Segment& segment) {
   if (auto m = match_reduce_dim(code, map, segment)) return m;
   if (auto m = match_row_two_pass(code, map, segment)) return m;
-  return match_cross_entropy(code, map, segment);
+  if (auto m = match_cross_entropy(code, map, segment)) return m;
+  return match_scan(code, map, segment);
 }
 
 std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
@@ -299,6 +413,13 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
     return {{{"rows_per_step", 8}, {"cols_per_program", 128}, {"num_warps", 4}},
             {{"rows_per_step", 8}, {"cols_per_program", 256}, {"num_warps", 4}},
             {{"rows_per_step", 2}, {"cols_per_program", 1024}, {"num_warps", 8}}};
+  }
+  if (match.recipe == "scan") {
+    // Inductor's looped scan runs one row per program in 1024-2048 chunks; a row per program with
+    // wide chunks, and several rows per program for short rows.
+    return {{{"rows", 1}, {"block", 2048}, {"num_warps", 8}},
+            {{"rows", 1}, {"block", 1024}, {"num_warps", 4}},
+            {{"rows", 4}, {"block", 512}, {"num_warps", 8}}};
   }
   if (match.recipe == "cross_entropy") {
     // Two whole rows per program and 8 warps won for 32768 x 4096 on the H200 (call 6).
@@ -317,6 +438,30 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
 std::string candidate_source(const RecipeMatch& match,
                              int segment,
                              const nlohmann::json& settings) {
+  if (match.recipe == "scan") {
+    const bool masked = !match.params.at("mask").is_null();
+    return fmt::format(
+        "\"\"\"Segment {seg}: {why}.\n\nWritten by kernelopt from the scan recipe "
+        "(python/kernelopt/recipes/scan.py).\n\"\"\"\n\n"
+        "from kernelopt.recipes.scan import cumsum_rows\n\n\n"
+        "def run(inputs, outputs):\n"
+        "    x = inputs[\"{x}\"]\n"
+        "    mask = {mask}\n"
+        "    (out,) = outputs.values()\n"
+        "    n = x.shape[-1]\n"
+        "    cumsum_rows(x.view(-1, n), out.view(-1, n), None if mask is None else mask.view(-1, "
+        "n), "
+        "{reverse}, {rows}, {block}, {warps})\n",
+        fmt::arg("seg", segment), fmt::arg("why", match.why),
+        fmt::arg("x", match.params.at("x").get<std::string>()),
+        fmt::arg("mask",
+                 masked ? fmt::format("inputs[\"{}\"]", match.params.at("mask").get<std::string>())
+                        : std::string("None")),
+        fmt::arg("reverse", match.params.at("reverse").get<bool>() ? "True" : "False"),
+        fmt::arg("rows", settings.value("rows", 1)),
+        fmt::arg("block", settings.value("block", 1024)),
+        fmt::arg("warps", settings.value("num_warps", 4)));
+  }
   if (match.recipe == "cross_entropy") {
     return fmt::format(
         "\"\"\"Segment {seg}: {why}.\n\nWritten by kernelopt from the cross_entropy recipe "

@@ -15,9 +15,10 @@
 namespace kernelopt::search {
 
 struct RecipeMatch {
-  std::string recipe;     // "reduce_dim", "row_two_pass", "cross_entropy"
+  std::string recipe;     // "reduce_dim", "row_two_pass", "cross_entropy", "scan"
   nlohmann::json params;  // reduce_dim: {"op": "argmax", "dim": 1}; row_two_pass: {"op":
-                          // "softmax"}; cross_entropy: {"reduction": "mean", "ignore_index": -100}
+                          // "softmax"}; cross_entropy: {"reduction": "mean", "ignore_index": -100};
+                          // scan: {"x": "arg0_1", "mask": null or "arg1_1", "reverse": false}
   std::string why;        // one line: the node that matched
 };
 
@@ -42,6 +43,13 @@ std::optional<RecipeMatch> match_row_two_pass(const inductor::OutputCode& code,
 std::optional<RecipeMatch> match_cross_entropy(const inductor::OutputCode& code,
                                                const analysis::DispatchMap& map,
                                                const analysis::Segment& segment);
+
+// scan: a segment (one or more launches) computing cumsum over the innermost dimension of a
+// contiguous float graph input, optionally of input * mask (a second input), optionally reversed
+// as cumsum(x.flip(d), d).flip(d).
+std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
+                                      const analysis::DispatchMap& map,
+                                      const analysis::Segment& segment);
 
 // The first recipe that matches the segment, in the order above.
 std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,

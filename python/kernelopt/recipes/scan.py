@@ -1,0 +1,69 @@
+"""Cumulative sums over the innermost (contiguous) dimension, forward or reversed, of x or of
+x * mask: cumsum(x, -1), cumsum(x.flip(-1), -1).flip(-1), cumsum(x * mask, -1).
+
+One read and one write per element. Each program owns ROWS rows and walks them in BLOCK-element
+chunks, carrying the running sum from chunk to chunk (the scan inside a chunk is tl.cumsum). The
+reversed scan walks the row from its end, loading each chunk in reverse order so that the scan
+inside the chunk already runs from the end: no flipped copy of the input or of the result, and the
+same order of additions as cumsum of the flipped row (a suffix sum computed as total - prefix would
+lose digits to cancellation). Accumulates in float32; writes the output's dtype. The mask is
+multiplied in (x * mask, as PyTorch does: NaN * 0 stays NaN).
+"""
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _scan_rows(x_ptr, m_ptr, out_ptr, n_rows, n_cols, x_row, m_row, out_row, HAS_MASK: tl.constexpr,
+               REVERSE: tl.constexpr, ROWS: tl.constexpr, BLOCK: tl.constexpr):
+    rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
+    row_ok = rows < n_rows
+    rows64 = rows.to(tl.int64)
+    lanes = tl.arange(0, BLOCK)
+    carry = tl.zeros([ROWS], tl.float32)
+    for start in tl.range(0, n_cols, BLOCK):
+        if REVERSE:
+            cols = n_cols - 1 - (start + lanes)  # the chunk read from the end of the row
+            ok = cols >= 0
+        else:
+            cols = start + lanes
+            ok = cols < n_cols
+        both = row_ok[:, None] & ok[None, :]
+        v = tl.load(x_ptr + rows64[:, None] * x_row + cols[None, :], mask=both, other=0.0).to(tl.float32)
+        if HAS_MASK:
+            keep = tl.load(m_ptr + rows64[:, None] * m_row + cols[None, :], mask=both, other=0)
+            v = v * keep.to(tl.float32)
+        acc = tl.cumsum(v, axis=1) + carry[:, None]
+        carry = tl.sum(tl.where(lanes[None, :] == BLOCK - 1, acc, 0.0), axis=1)
+        tl.store(out_ptr + rows64[:, None] * out_row + cols[None, :], acc.to(out_ptr.dtype.element_ty), mask=both)
+
+
+def matches(x, out, mask=None):
+    """Why the recipe cannot take (x, out, mask), or None."""
+    if x.dim() != 2 or out.shape != x.shape or (mask is not None and mask.shape != x.shape):
+        return "expects 2-D input, output (and mask) of one shape"
+    for t in (x, out) + ((mask,) if mask is not None else ()):
+        if x.shape[1] > 1 and t.stride(1) != 1:
+            return "rows must be contiguous"
+    if not (x.dtype.is_floating_point and out.dtype.is_floating_point):
+        return "float input and output"
+    return None
+
+
+def cumsum_rows(x, out, mask=None, reverse=False, rows=1, block=1024, num_warps=4):
+    """out = cumsum over the last dim of x (times mask), from the end of each row when reverse."""
+    why = matches(x, out, mask)
+    if why:
+        raise ValueError(why)
+    n_rows, n_cols = x.shape
+    if n_rows == 0 or n_cols == 0:
+        return out
+    m = mask if mask is not None else x
+    if m.dtype == torch.bool:
+        m = m.view(torch.uint8)  # the same bytes; Triton loads int1 pointers poorly
+    _scan_rows[(triton.cdiv(n_rows, rows),)](
+        x, m, out, n_rows, n_cols, x.stride(0), m.stride(0), out.stride(0), HAS_MASK=mask is not None,
+        REVERSE=bool(reverse), ROWS=rows, BLOCK=block, num_warps=num_warps)
+    return out
