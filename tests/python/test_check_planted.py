@@ -139,8 +139,11 @@ import json, os, sys
 sys.path.insert(0, {tests!r})
 from test_check_planted import matching_doc, verify_doc
 args = sys.argv[1:]
-assert args[0] == "verify" and args[1] == "examples/row_sum.py", args
 cand = args[args.index("--candidate") + 1].split("=", 1)[1]
+suite = json.load(open({expected!r}))
+# Each candidate is verified on its entry's problem, else on the suite's.
+assert args[0] == "verify" and args[1] == suite["candidates"][os.path.basename(cand)].get(
+    "problem", suite["problem"]), args
 out = args[args.index("--json") + 1]
 assert args[args.index("--gate-timeout") + 1] == "60" and args[args.index("--samples") + 1] == "30"
 os.makedirs(args[args.index("-o") + 1], exist_ok=True)
@@ -176,7 +179,7 @@ def test_the_suite_script_with_a_fake_binary(tmp_path, expected):
 
     # a subset, with a budget: runs only the named ones, the rest are NOT RUN (exit 2)
     out2 = tmp_path / "out2"
-    done = subprocess.run(["bash", SUITE, str(binary), str(out2), "600", "good_row_loop.py", "bad_slower.py"],
+    done = subprocess.run(["bash", SUITE, str(binary), str(out2), "600", "good_l2_norm_rows.py", "bad_slower.py"],
                           capture_output=True, text=True, timeout=120, check=False, cwd=str(tmp_path),
                           env=dict(os.environ, PLANTED_EACH="0"))
     assert done.returncode == 2, done.stdout + done.stderr
