@@ -218,6 +218,30 @@ TEST_F(BenchTest, GpuPathRunsAWorkerPerGpuAndKillsAHungProblem) {
   EXPECT_EQ(store.problem("level2/3_hang")->status, store::ProblemStatus::kFailed);
 }
 
+// A run directory keeps the mode of its first run: a --search run is not resumed baseline-only
+// (nor the other way round), so one summary never mixes the two.
+TEST_F(BenchTest, ARunDirectoryKeepsItsSearchMode) {
+  if (has_gpu()) GTEST_SKIP() << "this machine has a GPU: the no-GPU path does not run here";
+  const fs::path kb = make_kernelbench(dir_ / "kb");
+  const fs::path run = dir_ / "run";
+  const std::string base =
+      "bench " + kb.string() + " --level 1 --problems 1 --timeout 120 -q -o " + run.string();
+  const Result searched = kernelopt(base + " --search --gate-timeout 30 --samples 10");
+  EXPECT_EQ(searched.code, 4) << searched.output;  // loaded and validated; no GPU to measure
+  EXPECT_EQ(read_json(run / "bench_mode.json"), (nlohmann::json{{"search", true}}));
+  const Result plain = kernelopt(base);
+  EXPECT_EQ(plain.code, 2) << plain.output;
+  EXPECT_EQ(last_line(plain.output),
+            "kernelopt: error: [kernelopt.usage] bench: " + run.string() +
+                " holds a --search run; rerun it with --search, or use another run directory")
+      << plain.output;
+  // A run directory from before the mode file (problems, no bench_mode.json) is baseline-only.
+  fs::remove(run / "bench_mode.json");
+  const Result old = kernelopt(base + " --search");
+  EXPECT_EQ(old.code, 2) << old.output;
+  EXPECT_NE(old.output.find("holds a baseline-only run"), std::string::npos) << old.output;
+}
+
 TEST_F(BenchTest, BadArgumentsGiveOneLineAndExitTwo) {
   const fs::path kb = make_kernelbench(dir_ / "kb");
   for (const char* args : {"--level 1 --problems 5-2", "--level 1 --problems odd,x",

@@ -2,6 +2,9 @@
 // reasons, geomeans (fallbacks at their ratio, failed problems left out), the optimized rate, the
 // long tail, floors and headroom, cost; and the baseline-only outcome of each dispatch class.
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -172,6 +175,49 @@ TEST(BaselineOutcome, BaselineOnlyRunsSayTheSpeedupIsByConstruction) {
   const std::string cmp = report::format_compare_md({{"a", s}, {"b", report::summarize(run())}});
   EXPECT_NE(cmp.find("| problems | 1 | 7 |"), std::string::npos) << cmp;
   EXPECT_NE(cmp.find("| optimized | 0 | 3 |"), std::string::npos) << cmp;
+}
+
+// The optimize documents written on the H200 (results/optimize/): a --search run's problem takes
+// optimize's outcome and its G4 ratio; a search without a timed candidate, or one that did not
+// finish, keeps the baseline at 1.0.
+json optimize_document(const std::string& name) {
+  std::ifstream in(std::filesystem::path(KERNELOPT_SOURCE_DIR) / "results/optimize" / name);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return json::parse(text.str());
+}
+
+TEST(SearchOutcome, TakesOptimizesOutcomeAndRatio) {
+  const json show = {{"class", "optimizable"}};
+  const json won = optimize_document("call10_95_CrossEntropyLoss.json");
+  const json o = engine::search_outcome(show, {won, ""});
+  EXPECT_EQ(o["class"], "optimized");
+  EXPECT_TRUE(o["measured"].get<bool>());
+  EXPECT_NEAR(o["ratio"].get<double>(), 1.301, 0.001);
+  EXPECT_LT(o["ratio_low"].get<double>(), o["ratio"].get<double>());
+
+  const json none = optimize_document("call11_opt91.json");  // no recipe matched
+  const json n = engine::search_outcome(show, {none, ""});
+  EXPECT_EQ(n["class"], "matched (synthesis failed)");
+  EXPECT_FALSE(n["measured"].get<bool>());
+  EXPECT_EQ(n["ratio"], 1.0);
+
+  const json cut = engine::search_outcome(show, {nullptr, "timed out (--timeout 300 s)"});
+  EXPECT_EQ(cut["class"], "matched (synthesis failed)");
+  EXPECT_EQ(cut["reason"], "search did not finish: timed out (--timeout 300 s)");
+  EXPECT_FALSE(cut["measured"].get<bool>());
+
+  // In a summary the searched problem counts at its measured ratio.
+  engine::BenchProblem problem{1, 95, "95_CrossEntropyLoss", "KernelBench/level1/95.py"};
+  json s_show = show_with_floors();
+  s_show["problem"] = "95_CrossEntropyLoss";
+  s_show["level"] = 1;
+  const json doc = engine::done_document(problem, s_show, {}, engine::SearchResult{won, ""});
+  EXPECT_EQ(doc["search"], "recipes (kernelopt optimize, offline)");
+  const json s = report::summarize({doc});
+  EXPECT_FALSE(s["baseline_only"].get<bool>());
+  EXPECT_EQ(s["overall"]["classes"]["optimized"], 1);
+  EXPECT_NEAR(s["overall"]["geomean_speedup"].get<double>(), 1.301, 0.001);
 }
 
 }  // namespace

@@ -91,8 +91,9 @@ int main(int argc, char** argv) {
 
   kernelopt::engine::BenchCommand bench;
   long bench_timeout = 1800;
-  auto* bench_cmd =
-      app.add_subcommand("bench", "baseline-only runs of many KernelBench problems, resumable");
+  long bench_gate_timeout = 120;
+  auto* bench_cmd = app.add_subcommand(
+      "bench", "many KernelBench problems, baseline-only or with the search, resumable");
   bench_cmd
       ->add_option("kernelbench", bench.kernelbench_dir,
                    "folder with levelN/ (or KernelBench/levelN/)")
@@ -110,6 +111,13 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--iters", bench.iters, "timed calls per measurement")
       ->check(CLI::Range(3, 10000));
   bench_cmd->add_flag("-q,--quiet", bench.quiet, "one log line per problem instead of a bar");
+  bench_cmd->add_flag("--search", bench.search,
+                      "run the offline search (optimize) on every optimizable problem");
+  bench_cmd
+      ->add_option("--gate-timeout", bench_gate_timeout, "with --search: seconds per gate request")
+      ->check(CLI::Range(1, 86400));
+  bench_cmd->add_option("--samples", bench.samples, "with --search: G4 timing samples per side")
+      ->check(CLI::Range(5, 100000));
 
   kernelopt::engine::ReportCommand report;
   auto* report_cmd = app.add_subcommand("report", "Table 1, plots and comparisons of bench runs");
@@ -138,6 +146,7 @@ int main(int argc, char** argv) {
     }
     if (*bench_cmd) {
       bench.timeout = std::chrono::seconds(bench_timeout);
+      bench.gate_timeout = std::chrono::seconds(bench_gate_timeout);
       return kernelopt::engine::bench_command(bench);
     }
     if (*report_cmd) return kernelopt::engine::report_command(report);

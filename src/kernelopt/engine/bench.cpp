@@ -189,6 +189,41 @@ std::vector<Planned> plan(store::Store& store,
   return todo;
 }
 
+// A run directory holds one kind of run: baseline-only or with the search. Its mode is written
+// on the first run (bench_mode.json) and a rerun in the other mode is refused, so that a resumed
+// run never mixes the two in one summary.
+void check_mode(const fs::path& run_dir, bool search) {
+  const fs::path file = run_dir / "bench_mode.json";
+  if (fs::exists(file)) {
+    const nlohmann::json mode = nlohmann::json::parse(read_file(file), nullptr, false);
+    if (mode.is_discarded() || !mode.contains("search") || !mode.at("search").is_boolean()) {
+      throw Error("kernelopt.input", fmt::format("{}: not a bench mode file", file.string()),
+                  ExitCode::kUsage);
+    }
+    if (mode.at("search").get<bool>() != search) {
+      throw Error("kernelopt.usage",
+                  fmt::format("bench: {} holds a {} run; rerun it {} --search, or use another run "
+                              "directory",
+                              run_dir.string(),
+                              mode.at("search").get<bool>() ? "--search" : "baseline-only",
+                              mode.at("search").get<bool>() ? "with" : "without"),
+                  ExitCode::kUsage);
+    }
+    return;
+  }
+  if (!fs::is_empty(run_dir / "problems")) {
+    // A run directory from before the mode file: its problems are baseline-only.
+    if (search) {
+      throw Error("kernelopt.usage",
+                  fmt::format("bench: {} holds a baseline-only run; use another run directory "
+                              "for --search",
+                              run_dir.string()),
+                  ExitCode::kUsage);
+    }
+  }
+  write_file(file, nlohmann::json{{"search", search}}.dump() + "\n");
+}
+
 }  // namespace
 
 int bench_command(const BenchCommand& command) {
@@ -197,13 +232,15 @@ int bench_command(const BenchCommand& command) {
       find_problems(command.kernelbench_dir, command.level, spec);
   const fs::path run_dir = command.run_dir;
   fs::create_directories(run_dir / "problems");
+  check_mode(run_dir, command.search);
   store::Store store = store::Store::open(run_dir.string());
   std::size_t skipped = 0;
   const std::vector<Planned> todo = plan(store, problems, run_dir, skipped);
   std::map<std::string, int> failures;
   bool no_gpu = false;
   if (!todo.empty()) {
-    BenchContext context{default_options(), run_dir.string(), command.timeout, command.iters, 0};
+    BenchContext context{default_options(), run_dir.string(),     command.timeout, command.iters, 0,
+                         command.search,    command.gate_timeout, command.samples};
     const RunEnvironment env = probe(context.worker);
     context.bandwidth_gbps = env.bandwidth_gbps;
     no_gpu = env.gpus == 0;

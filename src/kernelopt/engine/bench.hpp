@@ -23,6 +23,12 @@ struct BenchCommand {
   std::chrono::seconds timeout{1800};  // wall-clock limit of one problem
   int iters = 30;                      // timed calls per measurement
   bool quiet = false;                  // one log line per problem instead of the bar
+  // --search: after the baseline, `optimize` (the offline recipe search and the gates) runs on
+  // every problem the dispatch map calls optimizable, in the same worker and time limit. A run
+  // directory keeps the mode it was created with (bench_mode.json); the other mode is refused.
+  bool search = false;
+  std::chrono::seconds gate_timeout{120};  // each gate request's deadline in the search
+  int samples = 30;                        // G4 samples per side in the search
 };
 
 // Runs the problems and writes their documents and summary.json; prints Table 1 on stdout.

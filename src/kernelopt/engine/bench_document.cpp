@@ -64,11 +64,39 @@ nlohmann::json baseline_outcome(const nlohmann::json& show) {
   return out;
 }
 
+nlohmann::json search_outcome(const nlohmann::json& show, const SearchResult& search) {
+  if (!search.error.empty() || !search.document.is_object() ||
+      !search.document.contains("outcome")) {
+    nlohmann::json out = baseline_outcome(show);
+    out["reason"] = "search did not finish: " +
+                    (search.error.empty() ? std::string("no outcome") : search.error);
+    out["note"] = "the baseline is returned; speedup 1.0 by construction";
+    return out;
+  }
+  nlohmann::json out = search.document.at("outcome");
+  const bool measured = out.contains("ratio") && out.at("ratio").is_number();
+  out["measured"] = measured;
+  if (!measured) {
+    // No candidate reached G4 (none proposed, or all rejected before it): the baseline stays.
+    out["ratio"] = 1.0;
+    out["ratio_low"] = 1.0;
+    out["ratio_high"] = 1.0;
+    out["note"] = "no candidate was timed: the baseline is returned, speedup 1.0 by construction";
+  }
+  return out;
+}
+
 nlohmann::json done_document(const BenchProblem& problem,
                              const nlohmann::json& show,
-                             const ProblemCost& cost) {
+                             const ProblemCost& cost,
+                             const std::optional<SearchResult>& search) {
   nlohmann::json doc = header(problem, "done");
-  doc["outcome"] = baseline_outcome(show);
+  doc["outcome"] = search ? search_outcome(show, *search) : baseline_outcome(show);
+  if (search) {
+    doc["search"] = "recipes (kernelopt optimize, offline)";
+    doc["optimize"] = search->document;
+    if (!search->error.empty()) doc["search_error"] = search->error;
+  }
   doc["error"] = nullptr;
   doc["cost"] = cost_json(cost);
   doc["show"] = show;

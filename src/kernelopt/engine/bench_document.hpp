@@ -30,10 +30,22 @@ struct ProblemCost {
 // `measured` is false. Throws Error("kernelopt.input") for a document without a known class.
 nlohmann::json baseline_outcome(const nlohmann::json& show);
 
-// The document of a problem whose show pipeline finished.
+// What the search did for a problem of a --search run (absent in a baseline-only run).
+struct SearchResult {
+  nlohmann::json document;  // optimize's result document (null when it did not finish)
+  std::string error;        // why it did not finish ("" when it did)
+};
+
+// The outcome of a searched problem: optimize's outcome class, reason and G4 ratio with its
+// interval (measured when a ratio is there); a search that did not finish keeps the baseline's
+// class and says why in the reason.
+nlohmann::json search_outcome(const nlohmann::json& show, const SearchResult& search);
+
+// The document of a problem whose show pipeline finished (and, in a --search run, its search).
 nlohmann::json done_document(const BenchProblem& problem,
                              const nlohmann::json& show,
-                             const ProblemCost& cost);
+                             const ProblemCost& cost,
+                             const std::optional<SearchResult>& search = std::nullopt);
 
 // The document of a problem that failed: the Error's tag and message; the outcome class is
 // "failed" with a short reason derived from the tag (failure_reason).

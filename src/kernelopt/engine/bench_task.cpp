@@ -11,10 +11,12 @@
 
 #include <fmt/format.h>
 
+#include "kernelopt/analysis/dispatch.hpp"
 #include "kernelopt/core/error.hpp"
 #include "kernelopt/engine/ask.hpp"
 #include "kernelopt/engine/bench_document.hpp"
 #include "kernelopt/engine/show.hpp"
+#include "kernelopt/engine/verify.hpp"
 
 namespace kernelopt::engine {
 
@@ -72,12 +74,38 @@ std::optional<std::int64_t> bytes(const nlohmann::json& env, const char* key) {
   return env.at(key).get<std::int64_t>();
 }
 
-// The show pipeline on an already started worker, under the watchdog.
+// The search (optimize) on the worker that measured the baseline. Errors become the result's
+// reason: the baseline was measured and stays.
+SearchResult search(const BenchProblem& problem,
+                    const BenchContext& context,
+                    worker::Worker& worker,
+                    const Watchdog& watchdog) {
+  VerifyOptions options;
+  options.problem = problem.path;
+  options.run_dir =
+      (fs::path(context.run_dir) / "search" / fs::path(problem.document_name()).stem()).string();
+  options.timeout = context.timeout;
+  options.gate_timeout = context.gate_timeout;
+  options.thresholds.samples = context.samples;
+  options.propose = true;
+  try {
+    return {run_verify(options, worker, {}), ""};
+  } catch (const Error& error) {
+    if (watchdog.fired()) {
+      return {nullptr, fmt::format("timed out (--timeout {} s)", context.timeout.count())};
+    }
+    return {nullptr, error.what()};
+  }
+}
+
+// The show pipeline on an already started worker, under the watchdog; then the search when the
+// run asks for it and the problem is optimizable.
 nlohmann::json measure(const BenchProblem& problem,
                        const BenchContext& context,
                        worker::Worker& worker,
                        Clock::time_point start,
-                       ProblemCost& cost) {
+                       ProblemCost& cost,
+                       std::optional<SearchResult>& searched) {
   const nlohmann::json hello = ask(worker, {{"op", "hello"}}, kEnvDeadline, problem.path);
   const pid_t pid = hello.value("pid", 0);
   const Watchdog watchdog(pid > 1 ? getpgid(pid) : 0, start + context.timeout);
@@ -94,6 +122,13 @@ nlohmann::json measure(const BenchProblem& problem,
     nlohmann::json show = run_show(options, worker, {});
     cost.peak_memory_bytes =
         bytes(ask(worker, {{"op", "env"}}, kEnvDeadline, problem.path), "peak_memory_bytes");
+    if (context.search) {
+      if (show.value("class", "") == analysis::to_string(analysis::ProblemClass::kOptimizable)) {
+        searched = search(problem, context, worker, watchdog);
+      } else {
+        searched = SearchResult{nullptr, ""};  // nothing to search: the class says why
+      }
+    }
     return show;
   } catch (const Error&) {
     if (!watchdog.fired()) throw;
@@ -117,10 +152,11 @@ nlohmann::json run_problem_on_gpu(const BenchProblem& problem,
   cost.gpu = gpu.index;
   std::optional<Error> failure;
   nlohmann::json show;
+  std::optional<SearchResult> searched;
   {
     worker::Worker worker(std::move(options));
     try {
-      show = measure(problem, context, worker, start, cost);
+      show = measure(problem, context, worker, start, cost, searched);
     } catch (const Error& error) {
       failure = error;
     }
@@ -129,7 +165,12 @@ nlohmann::json run_problem_on_gpu(const BenchProblem& problem,
   cost.gpu_seconds = seconds_since(start);
   cost.wall_seconds = cost.gpu_seconds;
   if (failure) return failed_document(problem, failure->tag(), failure->what(), cost);
-  return done_document(problem, show, cost);
+  if (searched && searched->document.is_null() && searched->error.empty()) {
+    nlohmann::json doc = done_document(problem, show, cost);  // not optimizable: its class says
+    doc["search"] = "not run: the problem is not optimizable";
+    return doc;
+  }
+  return done_document(problem, show, cost, searched);
 }
 
 nlohmann::json check_problem_without_gpu(const BenchProblem& problem, const BenchContext& context) {

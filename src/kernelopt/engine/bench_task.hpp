@@ -20,6 +20,9 @@ struct BenchContext {
   std::chrono::seconds timeout{1800};  // wall-clock limit of one problem, worker start included
   int iters = 30;                      // timed calls per measurement
   double bandwidth_gbps = 0;           // the copy bandwidth the floors use, measured once per run
+  bool search = false;                 // run optimize after the baseline (optimizable problems)
+  std::chrono::seconds gate_timeout{120};
+  int samples = 30;
 };
 
 // Which GPU a worker gets: its index among the visible GPUs and the CUDA_VISIBLE_DEVICES value.
@@ -28,7 +31,10 @@ struct GpuSlot {
   std::string device;  // e.g. "0", or the parent's own entry such as "3" or "GPU-<uuid>"
 };
 
-// Runs the baseline-only pipeline (run_show) for `problem` in a fresh worker on `gpu`. The worker
+// Runs the baseline pipeline (run_show) for `problem` in a fresh worker on `gpu`, then, with
+// context.search and an optimizable problem, the search (run_verify with propose) in the same
+// worker, its files under RUN_DIR/search/<problem>/; a search that fails or runs out of time
+// leaves the measured baseline (class kept, the reason says what happened). The worker
 // is killed (SIGKILL to its process group) when the problem passes context.timeout; the problem
 // then fails with tag kernelopt.timeout. Records free GPU memory before and torch's peak
 // allocation after.
