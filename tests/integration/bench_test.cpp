@@ -228,13 +228,23 @@ TEST_F(BenchTest, ARunDirectoryKeepsItsSearchMode) {
       "bench " + kb.string() + " --level 1 --problems 1 --timeout 120 -q -o " + run.string();
   const Result searched = kernelopt(base + " --search --gate-timeout 30 --samples 10");
   EXPECT_EQ(searched.code, 4) << searched.output;  // loaded and validated; no GPU to measure
-  EXPECT_EQ(read_json(run / "bench_mode.json"), (nlohmann::json{{"search", true}}));
+  EXPECT_EQ(read_json(run / "bench_mode.json"),
+            (nlohmann::json{{"search", true}, {"perf_gate", true}}));
   const Result plain = kernelopt(base);
   EXPECT_EQ(plain.code, 2) << plain.output;
   EXPECT_EQ(last_line(plain.output),
             "kernelopt: error: [kernelopt.usage] bench: " + run.string() +
-                " holds a --search run; rerun it with --search, or use another run directory")
+                " holds a --search run; rerun it that way, or use another run directory for "
+                "baseline-only")
       << plain.output;
+  const Result ablated = kernelopt(base + " --search --no-perf-gate");
+  EXPECT_EQ(ablated.code, 2) << ablated.output;
+  EXPECT_NE(ablated.output.find("for --search --no-perf-gate"), std::string::npos)
+      << ablated.output;
+  const Result alone = kernelopt(base + " --no-perf-gate");
+  EXPECT_EQ(alone.code, 2) << alone.output;
+  EXPECT_NE(alone.output.find("--no-perf-gate is an ablation of the search"), std::string::npos)
+      << alone.output;
   // A run directory from before the mode file (problems, no bench_mode.json) is baseline-only.
   fs::remove(run / "bench_mode.json");
   const Result old = kernelopt(base + " --search");

@@ -118,6 +118,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 86400));
   bench_cmd->add_option("--samples", bench.samples, "with --search: G4 timing samples per side")
       ->check(CLI::Range(5, 100000));
+  bench_cmd->add_flag("--no-perf-gate", bench.no_perf_gate,
+                      "ablation: G4 measures but rejects nothing (needs --search)");
 
   kernelopt::engine::ReportCommand report;
   auto* report_cmd = app.add_subcommand("report", "Table 1, plots and comparisons of bench runs");

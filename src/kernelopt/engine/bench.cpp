@@ -21,6 +21,7 @@
 #include "kernelopt/engine/doctor.hpp"
 #include "kernelopt/engine/files.hpp"
 #include "kernelopt/engine/show.hpp"
+#include "kernelopt/gate/gate.hpp"
 #include "kernelopt/report/report.hpp"
 #include "kernelopt/report/tables.hpp"
 #include "kernelopt/store/store.hpp"
@@ -189,39 +190,37 @@ std::vector<Planned> plan(store::Store& store,
   return todo;
 }
 
-// A run directory holds one kind of run: baseline-only or with the search. Its mode is written
-// on the first run (bench_mode.json) and a rerun in the other mode is refused, so that a resumed
-// run never mixes the two in one summary.
-void check_mode(const fs::path& run_dir, bool search) {
+// A run directory holds one kind of run: baseline-only or searched, with or without the
+// performance gate. Its mode is written on the first run (bench_mode.json) and a rerun in another
+// mode is refused, so that a resumed run never mixes kinds in one summary.
+std::string mode_text(const nlohmann::json& mode) {
+  if (!mode.value("search", false)) return "baseline-only";
+  return mode.value("perf_gate", true) ? "--search" : "--search --no-perf-gate";
+}
+
+void check_mode(const fs::path& run_dir, const nlohmann::json& wanted) {
   const fs::path file = run_dir / "bench_mode.json";
+  nlohmann::json held;
   if (fs::exists(file)) {
-    const nlohmann::json mode = nlohmann::json::parse(read_file(file), nullptr, false);
-    if (mode.is_discarded() || !mode.contains("search") || !mode.at("search").is_boolean()) {
+    held = nlohmann::json::parse(read_file(file), nullptr, false);
+    if (held.is_discarded() || !held.is_object() || !held.contains("search")) {
       throw Error("kernelopt.input", fmt::format("{}: not a bench mode file", file.string()),
                   ExitCode::kUsage);
     }
-    if (mode.at("search").get<bool>() != search) {
+  } else if (!fs::is_empty(run_dir / "problems")) {
+    held = {{"search", false}, {"perf_gate", true}};  // a run from before the mode file
+  }
+  if (!held.is_null()) {
+    if (mode_text(held) != mode_text(wanted)) {
       throw Error("kernelopt.usage",
-                  fmt::format("bench: {} holds a {} run; rerun it {} --search, or use another run "
-                              "directory",
-                              run_dir.string(),
-                              mode.at("search").get<bool>() ? "--search" : "baseline-only",
-                              mode.at("search").get<bool>() ? "with" : "without"),
+                  fmt::format("bench: {} holds a {} run; rerun it that way, or use another run "
+                              "directory for {}",
+                              run_dir.string(), mode_text(held), mode_text(wanted)),
                   ExitCode::kUsage);
     }
-    return;
+    if (fs::exists(file)) return;
   }
-  if (!fs::is_empty(run_dir / "problems")) {
-    // A run directory from before the mode file: its problems are baseline-only.
-    if (search) {
-      throw Error("kernelopt.usage",
-                  fmt::format("bench: {} holds a baseline-only run; use another run directory "
-                              "for --search",
-                              run_dir.string()),
-                  ExitCode::kUsage);
-    }
-  }
-  write_file(file, nlohmann::json{{"search", search}}.dump() + "\n");
+  write_file(file, wanted.dump() + "\n");
 }
 
 }  // namespace
@@ -232,7 +231,12 @@ int bench_command(const BenchCommand& command) {
       find_problems(command.kernelbench_dir, command.level, spec);
   const fs::path run_dir = command.run_dir;
   fs::create_directories(run_dir / "problems");
-  check_mode(run_dir, command.search);
+  if (command.no_perf_gate && !command.search) {
+    throw Error("kernelopt.usage",
+                "bench: --no-perf-gate is an ablation of the search: add --search",
+                ExitCode::kUsage);
+  }
+  check_mode(run_dir, {{"search", command.search}, {"perf_gate", !command.no_perf_gate}});
   store::Store store = store::Store::open(run_dir.string());
   std::size_t skipped = 0;
   const std::vector<Planned> todo = plan(store, problems, run_dir, skipped);

@@ -29,6 +29,9 @@ struct BenchCommand {
   bool search = false;
   std::chrono::seconds gate_timeout{120};  // each gate request's deadline in the search
   int samples = 30;                        // G4 samples per side in the search
+  // Ablation (the paper's section 6.4): G4 still measures every candidate but rejects none, so
+  // slower replacements enter and count at their ratio. Needs --search; part of the run's mode.
+  bool no_perf_gate = false;
 };
 
 // Runs the problems and writes their documents and summary.json; prints Table 1 on stdout.

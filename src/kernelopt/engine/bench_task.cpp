@@ -87,6 +87,7 @@ SearchResult search(const BenchProblem& problem,
   options.timeout = context.timeout;
   options.gate_timeout = context.gate_timeout;
   options.thresholds.samples = context.samples;
+  options.thresholds.min_ratio = context.min_ratio;
   options.propose = true;
   try {
     return {run_verify(options, worker, {}), ""};

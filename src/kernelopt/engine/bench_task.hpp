@@ -23,6 +23,7 @@ struct BenchContext {
   bool search = false;                 // run optimize after the baseline (optimizable problems)
   std::chrono::seconds gate_timeout{120};
   int samples = 30;
+  double min_ratio = 0.97;  // G4's threshold in the search (0 with --no-perf-gate)
 };
 
 // Which GPU a worker gets: its index among the visible GPUs and the CUDA_VISIBLE_DEVICES value.
