@@ -12,6 +12,7 @@
 
 #include "kernelopt/core/error.hpp"
 #include "kernelopt/engine/bench_document.hpp"
+#include "kernelopt/engine/bench_task.hpp"
 #include "kernelopt/report/report.hpp"
 #include "kernelopt/report/summary.hpp"
 
@@ -218,6 +219,31 @@ TEST(SearchOutcome, TakesOptimizesOutcomeAndRatio) {
   EXPECT_FALSE(s["baseline_only"].get<bool>());
   EXPECT_EQ(s["overall"]["classes"]["optimized"], 1);
   EXPECT_NEAR(s["overall"]["geomean_speedup"].get<double>(), 1.301, 0.001);
+}
+
+// Triage on the H200's show documents of the committed level-1 bench: a segment at its floor or
+// with a tiny share is not searched; one with headroom is.
+json stored_show(const std::string& name) {
+  std::ifstream in(std::filesystem::path(KERNELOPT_SOURCE_DIR) /
+                   "results/kernelbench/level1_odd/problems" / name);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return json::parse(text.str()).at("show");
+}
+
+TEST(SearchTriage, SkipsSegmentsAtTheirFloorOrWithATinyShare) {
+  const auto relu = engine::worthless_segments(stored_show("level1_19_ReLU.json"));
+  ASSERT_EQ(relu.size(), 1U);  // headroom 0.99x
+  EXPECT_EQ(relu.at(0).rfind("at its floor (headroom 0.99x)", 0), 0U) << relu.at(0);
+  EXPECT_TRUE(engine::worthless_segments(stored_show("level1_39_L2Norm_.json")).empty());
+  // A transposed convolution: its first Triton segment is 1.0% of the time (headroom 1.95x) and is
+  // skipped for its share; the second, 26% at 1.04x, is searched.
+  const auto conv = engine::worthless_segments(
+      stored_show("level1_81_conv_transposed_2D_asymmetric_input_square_kernel___dilated____"
+                  "padded____strided__.json"));
+  ASSERT_EQ(conv.size(), 1U);
+  EXPECT_NE(conv.at(0).find("% of the GPU time: not worth a search"), std::string::npos);
+  EXPECT_TRUE(engine::worthless_segments(json::object()).empty());
 }
 
 }  // namespace

@@ -73,6 +73,13 @@ TEST(VerifyText, OptimizeSaysWhatItProposedAndTried) {
   const std::string quiet = report::format_verify(none);
   EXPECT_NE(quiet.find("outcome: matched (synthesis failed)"), std::string::npos);
   EXPECT_EQ(quiet.find("chosen:"), std::string::npos);
+
+  // A segment the triage left alone says why.
+  nlohmann::json skipped = none;
+  skipped["proposals"][0]["skipped"] = "at its floor (headroom 0.99x): nothing to gain";
+  EXPECT_NE(report::format_verify(skipped).find(
+                "seg0: skipped: at its floor (headroom 0.99x): nothing to gain"),
+            std::string::npos);
 }
 
 }  // namespace

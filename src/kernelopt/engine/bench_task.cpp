@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <csignal>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -78,9 +79,11 @@ std::optional<std::int64_t> bytes(const nlohmann::json& env, const char* key) {
 // reason: the baseline was measured and stays.
 SearchResult search(const BenchProblem& problem,
                     const BenchContext& context,
+                    const nlohmann::json& show,
                     worker::Worker& worker,
                     const Watchdog& watchdog) {
   VerifyOptions options;
+  options.skip = worthless_segments(show);
   options.problem = problem.path;
   options.run_dir =
       (fs::path(context.run_dir) / "search" / fs::path(problem.document_name()).stem()).string();
@@ -125,7 +128,7 @@ nlohmann::json measure(const BenchProblem& problem,
         bytes(ask(worker, {{"op", "env"}}, kEnvDeadline, problem.path), "peak_memory_bytes");
     if (context.search) {
       if (show.value("class", "") == analysis::to_string(analysis::ProblemClass::kOptimizable)) {
-        searched = search(problem, context, worker, watchdog);
+        searched = search(problem, context, show, worker, watchdog);
       } else {
         searched = SearchResult{nullptr, ""};  // nothing to search: the class says why
       }
@@ -142,6 +145,24 @@ nlohmann::json measure(const BenchProblem& problem,
 }
 
 }  // namespace
+
+std::map<int, std::string> worthless_segments(const nlohmann::json& show) {
+  std::map<int, std::string> skip;
+  if (!show.contains("segments") || !show.at("segments").is_array()) return skip;
+  for (const auto& s : show.at("segments")) {
+    if (!s.contains("id") || !s.at("id").is_number_integer()) continue;
+    const int id = s.at("id").get<int>();
+    const double share = s.value("share", 1.0);
+    const auto& headroom = s.contains("headroom") ? s.at("headroom") : nlohmann::json();
+    if (share < 0.02) {
+      skip[id] = fmt::format("{:.1f}% of the GPU time: not worth a search", 100.0 * share);
+    } else if (headroom.is_number() && headroom.get<double>() < 1.03) {
+      skip[id] =
+          fmt::format("at its floor (headroom {:.2f}x): nothing to gain", headroom.get<double>());
+    }
+  }
+  return skip;
+}
 
 nlohmann::json run_problem_on_gpu(const BenchProblem& problem,
                                   const BenchContext& context,

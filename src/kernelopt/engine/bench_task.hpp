@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -31,6 +32,10 @@ struct GpuSlot {
   int index = 0;
   std::string device;  // e.g. "0", or the parent's own entry such as "3" or "GPU-<uuid>"
 };
+
+// Segments a --search run leaves alone, with why, from the baseline's show document: under 2% of
+// the launch time, or within 3% of their one-pass floor (headroom < 1.03).
+std::map<int, std::string> worthless_segments(const nlohmann::json& show);
 
 // Runs the baseline pipeline (run_show) for `problem` in a fresh worker on `gpu`, then, with
 // context.search and an optimizable problem, the search (run_verify with propose) in the same

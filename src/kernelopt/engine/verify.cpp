@@ -130,10 +130,16 @@ nlohmann::json result_json(const gate::CascadeResult& result, const ProblemOutco
 // every segment.
 std::vector<std::pair<int, std::string>> propose(const Graphs& g,
                                                  const fs::path& dir,
+                                                 const std::map<int, std::string>& skip,
                                                  nlohmann::json& said) {
   std::vector<std::pair<int, std::string>> out;
   said = nlohmann::json::array();
   for (const analysis::Segment& seg : g.map.segments) {
+    if (const auto why = skip.find(seg.id); why != skip.end()) {
+      said.push_back(
+          {{"segment", seg.id}, {"recipe", nullptr}, {"candidates", 0}, {"skipped", why->second}});
+      continue;
+    }
     const auto match = search::match_recipe(g.runs[seg.graph].code, g.map, seg);
     if (!match) {
       said.push_back({{"segment", seg.id}, {"recipe", nullptr}, {"candidates", 0}});
@@ -227,7 +233,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
     graphs = std::move(fresh);
     if (candidates.empty() && options.propose) {
       say("matching recipes to the segments");
-      const auto files = propose(graphs, run_dir / "candidates", proposals);
+      const auto files = propose(graphs, run_dir / "candidates", options.skip, proposals);
       if (files.empty()) return;
       candidates =
           make_candidates(options.problem, files, true, graphs, faces);  // several settings

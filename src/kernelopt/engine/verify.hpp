@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +32,9 @@ struct VerifyOptions {
   // the gates alone, and the fastest accepted candidate of each segment is then checked together
   // with the others and written to optimized/.
   bool propose = false;
+  // optimize: segments the search leaves alone, with why (from the baseline's timings: a tiny
+  // share of the GPU time, or already at its floor); they keep the compiler's kernels.
+  std::map<int, std::string> skip;
 };
 
 // Runs verify; returns the result document (per candidate and per set: each gate's verdict with
