@@ -1,6 +1,7 @@
 // summary.json's math on hand-made documents with known answers: classes, fallback and failure
 // reasons, geomeans (fallbacks at their ratio, failed problems left out), the optimized rate, the
 // long tail, floors and headroom, cost; and the baseline-only outcome of each dispatch class.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "kernelopt/core/error.hpp"
+#include "kernelopt/engine/ask.hpp"
 #include "kernelopt/engine/bench_document.hpp"
 #include "kernelopt/engine/bench_task.hpp"
 #include "kernelopt/report/report.hpp"
@@ -244,6 +246,17 @@ TEST(SearchTriage, SkipsSegmentsAtTheirFloorOrWithATinyShare) {
   ASSERT_EQ(conv.size(), 1U);
   EXPECT_NE(conv.at(0).find("% of the GPU time: not worth a search"), std::string::npos);
   EXPECT_TRUE(engine::worthless_segments(json::object()).empty());
+}
+
+// Every worker of a run directory compiles into the run's own Inductor cache, so that the
+// baseline's autotuning choice is the same in every process of the run.
+TEST(PinnedOptions, InductorsCacheLivesInTheRunDirectory) {
+  const auto options = engine::pinned_options("runs/x/../y");
+  const std::string want =
+      "TORCHINDUCTOR_CACHE_DIR=" +
+      (std::filesystem::current_path() / "runs/y/inductor-cache").lexically_normal().string();
+  EXPECT_NE(std::find(options.env.begin(), options.env.end(), want), options.env.end());
+  EXPECT_EQ(options.argv, engine::default_options().argv);
 }
 
 }  // namespace

@@ -110,4 +110,11 @@ worker::WorkerOptions default_options() {
   return worker::default_worker_options(python_dir);
 }
 
+worker::WorkerOptions pinned_options(const std::string& run_dir) {
+  worker::WorkerOptions options = default_options();
+  options.env.push_back("TORCHINDUCTOR_CACHE_DIR=" +
+                        (fs::absolute(run_dir) / "inductor-cache").lexically_normal().string());
+  return options;
+}
+
 }  // namespace kernelopt::engine

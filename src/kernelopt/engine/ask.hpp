@@ -26,4 +26,11 @@ std::string find_python_dir();
 // A worker with the default command for this installation.
 worker::WorkerOptions default_options();
 
+// default_options() with Inductor's cache inside the run directory (RUN_DIR/inductor-cache):
+// every worker of one run directory then reuses the same compiled graphs and autotuning choices,
+// so a baseline measured again in a later process of the run (a resumed bench, a second verify)
+// is the same compiled baseline. max-autotune's choice otherwise varies between processes
+// (examples/l2_norm_rows.py: 0.749 ms in one, 0.997 ms in another).
+worker::WorkerOptions pinned_options(const std::string& run_dir);
+
 }  // namespace kernelopt::engine

@@ -243,8 +243,14 @@ int bench_command(const BenchCommand& command) {
   std::map<std::string, int> failures;
   bool no_gpu = false;
   if (!todo.empty()) {
-    BenchContext context{default_options(), run_dir.string(),     command.timeout, command.iters, 0,
-                         command.search,    command.gate_timeout, command.samples};
+    BenchContext context{pinned_options(run_dir.string()),
+                         run_dir.string(),
+                         command.timeout,
+                         command.iters,
+                         0,
+                         command.search,
+                         command.gate_timeout,
+                         command.samples};
     const RunEnvironment env = probe(context.worker);
     context.bandwidth_gbps = env.bandwidth_gbps;
     no_gpu = env.gpus == 0;

@@ -85,7 +85,7 @@ int verify_command(VerifyCommand command) {
          fs::path(command.options.problem).stem())
             .string();
   }
-  worker::Worker worker(default_options());
+  worker::Worker worker(pinned_options(command.options.run_dir));
   const nlohmann::json doc = run_verify(command.options, worker, [](const std::string& line) {
     std::fprintf(stderr, "... %s\n", line.c_str());
   });
