@@ -369,8 +369,9 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
   if (rank < 1 || x->stride.size() != x->shape.size() || !contiguous_after(*x, -1)) {
     return std::nullopt;
   }
-  if (mask != nullptr && (mask->shape != x->shape || mask->stride != x->stride))
+  if (mask != nullptr && (mask->shape != x->shape || mask->stride != x->stride)) {
     return std::nullopt;
+  }
   auto dim = integer(scan->args[1]);
   if (!dim) return std::nullopt;
   if (*dim < 0) *dim += rank;
