@@ -45,10 +45,15 @@ class Session:
         device = req.get("device") or ("cuda" if torch.cuda.is_available() else "cpu")
         if device.startswith("cuda") and not torch.cuda.is_available():
             raise WorkerError("kernelopt.nogpu", "this needs an NVIDIA GPU and torch sees none")
-        self.problem = load_problem(_required(req, "problem"), device, req.get("label", ""))
+        # The previous problem's state goes first: a bench --search worker loads the same problem
+        # again after measuring it, and its captured tensors (GBs) must not stay alive meanwhile.
         self.capture = None
         self.cudagraph_model = None
         self.segments = {}
+        self.problem = None
+        if device.startswith("cuda"):
+            torch.cuda.empty_cache()
+        self.problem = load_problem(_required(req, "problem"), device, req.get("label", ""))
         inputs = self.problem.make_inputs(int(req.get("seed", 0)))
         outputs = run_forward(self.problem, inputs) if req.get("forward", True) else []
         params = sum(p.numel() for p in self.problem.model.parameters())
