@@ -181,3 +181,54 @@ print("ok")
 
 def test_scan_matches_pytorch_forward_reversed_and_masked():
     assert run_interpreted(SCAN, timeout=600).strip() == "ok"
+
+
+MAX_POOL = """
+import torch
+import torch.nn.functional as F
+from kernelopt.recipes.max_pool import max_pool
+
+torch.manual_seed(0)
+cases = [  # (input shape, kernel, stride, padding, dilation, ceil_mode)
+    ((2, 3, 50), [5], [2], [2], [1], False),
+    ((2, 3, 61), [8], [1], [4], [3], False),          # KernelBench L1/41's window, another length
+    ((1, 2, 17, 23), [3, 4], [2, 3], [1, 2], [2, 1], True),
+    ((2, 1, 9, 10, 11), [2, 3, 2], [2, 1, 2], [1, 1, 0], [1, 2, 2], False),
+    ((3, 7), [3], [3], [0], [1], True),                # one leading dim; ceil_mode's ragged window
+]
+pools = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
+for dtype in (torch.float32, torch.float16, torch.bfloat16):
+    for shape, k, s, p, d, ceil in cases:
+        x = torch.randn(*shape).to(dtype)
+        x.view(-1)[5] = float("nan")
+        ref = pools[len(k)](x.float(), k, s, p, d, ceil_mode=ceil)
+        out = torch.full(ref.shape, 7.0, dtype=dtype)
+        max_pool(x, out, k, s, p, d, rows=2, block=8, num_warps=1)
+        assert torch.equal(out.float().nan_to_num(99.0), ref.to(dtype).float().nan_to_num(99.0)), \\
+            (dtype, shape, k, (out.float() - ref).abs().nan_to_num(0).max())
+# KernelBench's 1-D pooling reaches the output code as a 2-D pool of x.unsqueeze(-2).
+x = torch.randn(2, 3, 40)
+ref = F.max_pool1d(x, 8, 1, 4, 3)
+out = torch.empty(2, 3, 1, ref.shape[-1])
+max_pool(x.unsqueeze(-2), out, [1, 8], [1, 1], [0, 4], [1, 3], rows=4, block=16, num_warps=1)
+assert torch.equal(out.squeeze(-2), ref)
+# With ceil_mode given, the output size is PyTorch's and the output may have any contiguous shape.
+for shape, k, s, p, d, ceil in cases:
+    x = torch.randn(*shape)
+    ref = pools[len(k)](x, k, s, p, d, ceil_mode=ceil)
+    flat = torch.empty(ref.numel())
+    max_pool(x, flat, k, s, p, d, rows=2, block=8, num_warps=1, ceil_mode=ceil)
+    assert torch.equal(flat.view(ref.shape), ref), (shape, k, ceil)
+for bad in [(torch.zeros(4, 4).t(), torch.zeros(4, 2), [2]), (torch.zeros(3, 8), torch.zeros(3, 9), [2])]:
+    try:
+        max_pool(bad[0], bad[1], bad[2])
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("accepted")
+print("ok")
+"""
+
+
+def test_max_pool_matches_pytorch_in_1_2_3_dims():
+    assert run_interpreted(MAX_POOL, timeout=600).strip() == "ok"

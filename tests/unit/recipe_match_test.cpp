@@ -196,6 +196,38 @@ TEST(RecipeMatch, ScanReversedByTwoFlips) {
   EXPECT_FALSE(with("0", "1").has_value());  // a flip over another dimension
 }
 
+TEST(RecipeMatch, MaxPoolOfAnUnsqueezedInput) {
+  // KernelBench L1/41, MaxPool1d(8, stride 1, padding 4, dilation 3) on the H200: a 2-D low-memory
+  // max pool of x.unsqueeze(-2).
+  const Captured c = real("h200_level1_41_Max_Pooling_1D_graph_0.py");
+  const auto m = search::match_recipe(c.run.code, c.map, c.map.segments.at(0));
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->recipe, "max_pool");
+  EXPECT_EQ(m->params, (nlohmann::json{{"x", "arg0_1"},
+                                       {"unsqueeze", -2},
+                                       {"kernel", {1, 8}},
+                                       {"stride", {1, 1}},
+                                       {"padding", {0, 4}},
+                                       {"dilation", {1, 3}},
+                                       {"ceil_mode", false}}));
+  const std::string text = search::candidate_source(*m, 0, search::recipe_settings(*m).at(0));
+  EXPECT_NE(text.find("x = inputs[\"arg0_1\"].unsqueeze(-2)"), std::string::npos) << text;
+  EXPECT_NE(text.find("max_pool(x, out, [1, 8], [1, 1], [0, 4], [1, 3], 4, 256, 4, "
+                      "ceil_mode=False)"),
+            std::string::npos)
+      << text;
+  // Average pooling, reductions, softmax: not a max pool.
+  for (const char* name : {"h200_level1_45_Average_Pooling_2D_graph_0.py",
+                           "h200_level1_47_Sum_reduction_over_a_dimension_graph_0.py",
+                           "h200_level1_23_Softmax_graph_0.py"}) {
+    SCOPED_TRACE(name);
+    const Captured other = real(name);
+    for (const auto& segment : other.map.segments) {
+      EXPECT_FALSE(search::match_max_pool(other.run.code, other.map, segment).has_value());
+    }
+  }
+}
+
 TEST(RecipeMatch, CandidateSourceIsPythonThatCallsTheRecipe) {
   const search::RecipeMatch m{"reduce_dim", {{"op", "min"}, {"dim", 2}}, "aten.amin over dim 2"};
   const std::string text = search::candidate_source(m, 3, {{"rows_per_step", 2}});

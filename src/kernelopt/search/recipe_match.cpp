@@ -4,6 +4,7 @@
 #include <charconv>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -399,13 +400,106 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
                                  mask != nullptr ? " times a " + mask->dtype + " mask" : "")};
 }
 
+namespace {
+
+// "[1, 8]" -> {1, 8}; "[]" -> {}; nullopt when not a list of integers.
+std::optional<std::vector<long>> integer_list(const std::string& text) {
+  if (text.size() < 2 || text.front() != '[' || text.back() != ']') return std::nullopt;
+  std::vector<long> out;
+  std::stringstream items(text.substr(1, text.size() - 2));
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    const auto start = item.find_first_not_of(' ');
+    if (start == std::string::npos) continue;  // "[]"
+    const auto value = integer(item.substr(start, item.find_last_not_of(' ') - start + 1));
+    if (!value) return std::nullopt;
+    out.push_back(*value);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<RecipeMatch> match_max_pool(const inductor::OutputCode& code,
+                                          const analysis::DispatchMap& map,
+                                          const analysis::Segment& segment) {
+  static const std::set<std::string> pools = {
+      "torch.ops.prims._low_memory_max_pool_with_offsets.default",
+      "torch.ops.aten.max_pool2d_with_indices.default",
+      "torch.ops.aten.max_pool3d_with_indices.default"};
+  static const std::string unsqueeze = "torch.ops.aten.unsqueeze.default";
+  const auto fragment = single_fragment(code, map, segment);
+  if (!fragment) return std::nullopt;
+  const inductor::FragmentNode* pool = nullptr;
+  const inductor::FragmentNode* lift = nullptr;
+  for (const auto& node : fragment->nodes) {
+    if (node.op != "call_function" || is_getitem(node)) continue;
+    if (pools.count(node.target) != 0 && pool == nullptr) {
+      pool = &node;
+    } else if (node.target == unsqueeze && lift == nullptr) {
+      lift = &node;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (pool == nullptr || pool->args.size() < 2) return std::nullopt;
+  const auto name = [](const std::string& arg) { return arg.substr(arg.rfind('%') + 1); };
+  const inductor::FragmentNode* x = nullptr;
+  std::optional<long> lift_dim;
+  if (lift != nullptr) {
+    if (name(pool->args[0]) != lift->name || lift->args.size() != 2) return std::nullopt;
+    x = first_input(*fragment, *lift);
+    lift_dim = integer(lift->args[1]);
+    if (!lift_dim) return std::nullopt;
+  } else {
+    x = first_input(*fragment, *pool);
+  }
+  if (x == nullptr || !float_dtype(x->dtype) || x->stride.size() != x->shape.size() ||
+      !contiguous_after(*x, -1)) {
+    return std::nullopt;
+  }
+  const auto kernel = integer_list(pool->args[1]);
+  if (!kernel || kernel->empty() || kernel->size() > 3) return std::nullopt;
+  const std::size_t dims = kernel->size();
+  const long rank = static_cast<long>(x->shape.size()) + (lift_dim ? 1 : 0);
+  if (rank < static_cast<long>(dims) + 1) return std::nullopt;
+  // stride, padding, dilation, ceil_mode; defaults as in ATen (stride [] = the kernel).
+  const auto list_or = [&](std::size_t i, long fill) -> std::optional<std::vector<long>> {
+    if (pool->args.size() <= i) return std::vector<long>(dims, fill);
+    auto v = integer_list(pool->args[i]);
+    if (!v) return std::nullopt;
+    if (v->empty()) return std::vector<long>(dims, fill);
+    if (v->size() == 1) v->resize(dims, v->front());
+    if (v->size() != dims) return std::nullopt;
+    return v;
+  };
+  auto stride = list_or(2, 0);
+  const auto padding = list_or(3, 0);
+  const auto dilation = list_or(4, 1);
+  if (!stride || !padding || !dilation) return std::nullopt;
+  if (std::all_of(stride->begin(), stride->end(), [](long v) { return v == 0; })) stride = kernel;
+  bool ceil = false;
+  if (pool->args.size() > 5) {
+    if (pool->args[5] != "True" && pool->args[5] != "False") return std::nullopt;
+    ceil = pool->args[5] == "True";
+  }
+  nlohmann::json params = {{"x", x->name},      {"unsqueeze", nullptr}, {"kernel", *kernel},
+                           {"stride", *stride}, {"padding", *padding},  {"dilation", *dilation},
+                           {"ceil_mode", ceil}};
+  if (lift_dim) params["unsqueeze"] = *lift_dim;
+  return RecipeMatch{"max_pool", params,
+                     fmt::format("max pool {}d, kernel [{}], of {}[{}]", dims,
+                                 fmt::join(*kernel, ", "), x->dtype, fmt::join(x->shape, ", "))};
+}
+
 std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
                                         const analysis::DispatchMap& map,
                                         const analysis::Segment& segment) {
   if (auto m = match_reduce_dim(code, map, segment)) return m;
   if (auto m = match_row_two_pass(code, map, segment)) return m;
   if (auto m = match_cross_entropy(code, map, segment)) return m;
-  return match_scan(code, map, segment);
+  if (auto m = match_scan(code, map, segment)) return m;
+  return match_max_pool(code, map, segment);
 }
 
 std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
@@ -414,6 +508,12 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
     return {{{"rows_per_step", 8}, {"cols_per_program", 128}, {"num_warps", 4}},
             {{"rows_per_step", 8}, {"cols_per_program", 256}, {"num_warps", 4}},
             {{"rows_per_step", 2}, {"cols_per_program", 1024}, {"num_warps", 8}}};
+  }
+  if (match.recipe == "max_pool") {
+    // Output rows x contiguous output columns per program.
+    return {{{"rows", 4}, {"block", 256}, {"num_warps", 4}},
+            {{"rows", 1}, {"block", 1024}, {"num_warps", 4}},
+            {{"rows", 8}, {"block", 128}, {"num_warps", 8}}};
   }
   if (match.recipe == "scan") {
     // Inductor's looped scan runs one row per program in 1024-2048 chunks; a row per program with
@@ -439,6 +539,31 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
 std::string candidate_source(const RecipeMatch& match,
                              int segment,
                              const nlohmann::json& settings) {
+  if (match.recipe == "max_pool") {
+    const auto& p = match.params;
+    const std::string lift = p.at("unsqueeze").is_null()
+                                 ? ""
+                                 : fmt::format(".unsqueeze({})", p.at("unsqueeze").get<long>());
+    const auto list = [&](const char* key) {
+      return fmt::format("[{}]", fmt::join(p.at(key).get<std::vector<long>>(), ", "));
+    };
+    return fmt::format(
+        "\"\"\"Segment {seg}: {why}.\n\nWritten by kernelopt from the max_pool recipe "
+        "(python/kernelopt/recipes/max_pool.py).\n\"\"\"\n\n"
+        "from kernelopt.recipes.max_pool import max_pool\n\n\n"
+        "def run(inputs, outputs):\n"
+        "    x = inputs[\"{x}\"]{lift}\n"
+        "    (out,) = outputs.values()\n"
+        "    max_pool(x, out, {k}, {s}, {p}, {d}, {rows}, {block}, {warps}, ceil_mode={ceil})\n",
+        fmt::arg("seg", segment), fmt::arg("why", match.why),
+        fmt::arg("x", p.at("x").get<std::string>()), fmt::arg("lift", lift),
+        fmt::arg("k", list("kernel")), fmt::arg("s", list("stride")),
+        fmt::arg("p", list("padding")), fmt::arg("d", list("dilation")),
+        fmt::arg("rows", settings.value("rows", 4)),
+        fmt::arg("block", settings.value("block", 256)),
+        fmt::arg("warps", settings.value("num_warps", 4)),
+        fmt::arg("ceil", p.at("ceil_mode").get<bool>() ? "True" : "False"));
+  }
   if (match.recipe == "scan") {
     const bool masked = !match.params.at("mask").is_null();
     return fmt::format(

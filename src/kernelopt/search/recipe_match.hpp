@@ -15,7 +15,7 @@
 namespace kernelopt::search {
 
 struct RecipeMatch {
-  std::string recipe;     // "reduce_dim", "row_two_pass", "cross_entropy", "scan"
+  std::string recipe;     // "reduce_dim", "row_two_pass", "cross_entropy", "scan", "max_pool"
   nlohmann::json params;  // reduce_dim: {"op": "argmax", "dim": 1}; row_two_pass: {"op":
                           // "softmax"}; cross_entropy: {"reduction": "mean", "ignore_index": -100};
                           // scan: {"x": "arg0_1", "mask": null or "arg1_1", "reverse": false}
@@ -50,6 +50,14 @@ std::optional<RecipeMatch> match_cross_entropy(const inductor::OutputCode& code,
 std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
                                       const analysis::DispatchMap& map,
                                       const analysis::Segment& segment);
+
+// max_pool: a segment of one launch computing max pooling (values only) over the last 1-3
+// dimensions of a contiguous float graph input, or of its unsqueeze (KernelBench's 1-D pooling
+// reaches Inductor as a 2-D pool of x.unsqueeze(-2)): the nodes
+// prims._low_memory_max_pool_with_offsets or max_pool{2,3}d_with_indices, with literal lists.
+std::optional<RecipeMatch> match_max_pool(const inductor::OutputCode& code,
+                                          const analysis::DispatchMap& map,
+                                          const analysis::Segment& segment);
 
 // The first recipe that matches the segment, in the order above.
 std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,

@@ -1,0 +1,117 @@
+"""Max pooling over the last 1, 2 or 3 dimensions (any kernel, stride, padding, dilation; ceil_mode
+through the output's shape), of a contiguous float input: the values, not the indices.
+
+The input is seen as [R, D, H, W] (R: the leading dimensions; D and H are 1 when pooling over fewer
+dimensions) and the output as [R, Do, Ho, Wo]. Each program owns ROWS output rows (an (r, d, h)
+each) and BLOCK contiguous output columns; the window's taps are compile-time loops, so each tap is
+one [ROWS, BLOCK] load of neighbouring input columns (contiguous when the stride is 1). No index
+division per element, as Inductor's flat kernel does: the row decomposition is per row, once. NaN
+propagates as in PyTorch; padding counts as -inf.
+"""
+
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _max_pool(x_ptr, out_ptr, n_rows, d_in, h_in, w_in, d_out, h_out, w_out, n_col_blocks,
+              SD: tl.constexpr, SH: tl.constexpr, SW: tl.constexpr,
+              PD: tl.constexpr, PH: tl.constexpr, PW: tl.constexpr,
+              DD: tl.constexpr, DH: tl.constexpr, DW: tl.constexpr,
+              KD: tl.constexpr, KH: tl.constexpr, KW: tl.constexpr,
+              ROWS: tl.constexpr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    row_block = pid // n_col_blocks
+    col_block = pid % n_col_blocks
+    rows = row_block * ROWS + tl.arange(0, ROWS)
+    row_ok = rows < n_rows
+    h = rows % h_out
+    d = (rows // h_out) % d_out
+    r = (rows // h_out // d_out).to(tl.int64)
+    cols = col_block * BLOCK + tl.arange(0, BLOCK)
+    col_ok = cols < w_out
+    base = x_ptr + r * d_in * h_in * w_in
+    acc = tl.full([ROWS, BLOCK], float("-inf"), tl.float32)
+    for kd in tl.static_range(KD):
+        di = d * SD - PD + kd * DD
+        d_ok = (di >= 0) & (di < d_in) & row_ok
+        for kh in tl.static_range(KH):
+            hi = h * SH - PH + kh * DH
+            dh_ok = d_ok & (hi >= 0) & (hi < h_in)
+            row_base = base + (di.to(tl.int64) * h_in + hi) * w_in
+            for kw in tl.static_range(KW):
+                wi = cols * SW - PW + kw * DW
+                ok = dh_ok[:, None] & ((wi >= 0) & (wi < w_in) & col_ok)[None, :]
+                v = tl.load(row_base[:, None] + wi[None, :], mask=ok, other=float("-inf")).to(tl.float32)
+                acc = tl.where((v > acc) | (v != v), v, acc)
+    out = out_ptr + rows.to(tl.int64)[:, None] * w_out + cols[None, :]
+    tl.store(out, acc.to(out_ptr.dtype.element_ty), mask=row_ok[:, None] & col_ok[None, :])
+
+
+def _per_dim(value, dims):
+    """An int or a list of one or `dims` ints, as `dims` ints."""
+    values = [value] if isinstance(value, int) else list(value)
+    return values * dims if len(values) == 1 else values
+
+
+def _three(values, dims, fill):
+    values = list(values)
+    if len(values) == 1 and dims > 1:
+        values = values * dims
+    if len(values) != dims:
+        raise ValueError(f"max_pool: expected {dims} values, got {values}")
+    return [fill] * (3 - dims) + values
+
+
+def output_size(size, kernel, stride, padding, dilation, ceil_mode):
+    """PyTorch's pooled length of one dimension."""
+    span = size + 2 * padding - dilation * (kernel - 1) - 1
+    out = (span + (stride - 1 if ceil_mode else 0)) // stride + 1
+    if ceil_mode and (out - 1) * stride >= size + padding:
+        out -= 1  # the last window would start in the right padding
+    return out
+
+
+def max_pool(x, out, kernel, stride=None, padding=0, dilation=1, rows=4, block=256, num_warps=4,
+             ceil_mode=None):
+    """out = max_pool{1,2,3}d(x, kernel, stride, padding, dilation) over the last len(kernel) dims.
+    With ceil_mode None, out's trailing dims are the output size; with True/False the size is
+    computed as PyTorch does and out (contiguous, of that many elements) is viewed to it."""
+    kernel = list(kernel) if isinstance(kernel, (list, tuple)) else [kernel]
+    dims = len(kernel)
+    if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0):
+        stride = kernel
+    if ceil_mode is not None and dims in (1, 2, 3) and x.dim() > dims:
+        st, pa, di = (_per_dim(v, dims) for v in (stride, padding, dilation))
+        sizes = [output_size(x.shape[x.dim() - dims + i], kernel[i], st[i], pa[i], di[i], ceil_mode)
+                 for i in range(dims)]
+        if not out.is_contiguous():
+            raise ValueError("max_pool: contiguous input and output only")
+        out = out.view(*x.shape[:-dims], *sizes)
+    if dims not in (1, 2, 3) or x.dim() < dims + 1 or out.dim() != x.dim():
+        raise ValueError("max_pool: pools 1-3 trailing dimensions of a tensor with leading ones")
+    if out.shape[:-dims] != x.shape[:-dims]:
+        raise ValueError("max_pool: input and output leading dimensions differ")
+    if not (x.is_contiguous() and out.is_contiguous()):
+        raise ValueError("max_pool: contiguous input and output only")
+    if not (x.dtype.is_floating_point and out.dtype.is_floating_point):
+        raise ValueError("max_pool: float dtypes only")
+    k = _three(kernel, dims, 1)
+    s = _three([stride] if isinstance(stride, int) else stride, dims, 1)
+    p = _three([padding] if isinstance(padding, int) else padding, dims, 0)
+    dl = _three([dilation] if isinstance(dilation, int) else dilation, dims, 1)
+    spatial_in = [1] * (3 - dims) + list(x.shape[-dims:])
+    spatial_out = [1] * (3 - dims) + list(out.shape[-dims:])
+    for i in range(3):
+        # Every output position must have a window that starts inside the padded input.
+        if spatial_out[i] > 0 and (spatial_out[i] - 1) * s[i] - p[i] >= spatial_in[i] + p[i]:
+            raise ValueError(f"max_pool: output size {spatial_out} does not fit the input {spatial_in}")
+    n_rows = out.numel() // max(spatial_out[2], 1)
+    if out.numel() == 0:
+        return out
+    n_col_blocks = triton.cdiv(spatial_out[2], block)
+    grid = (triton.cdiv(n_rows, rows) * n_col_blocks,)
+    _max_pool[grid](x, out, n_rows, *spatial_in, *spatial_out, n_col_blocks,
+                    SD=s[0], SH=s[1], SW=s[2], PD=p[0], PH=p[1], PW=p[2], DD=dl[0], DH=dl[1], DW=dl[2],
+                    KD=k[0], KH=k[1], KW=k[2], ROWS=rows, BLOCK=block, num_warps=num_warps)
+    return out
