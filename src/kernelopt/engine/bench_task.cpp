@@ -3,6 +3,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <csignal>
+#include <exception>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -94,7 +95,7 @@ SearchResult search(const BenchProblem& problem,
   options.propose = true;
   try {
     return {run_verify(options, worker, {}), ""};
-  } catch (const Error& error) {
+  } catch (const std::exception& error) {  // kernelopt::Error, or a malformed document
     if (watchdog.fired()) {
       return {nullptr, fmt::format("timed out (--timeout {} s)", context.timeout.count())};
     }
