@@ -13,6 +13,7 @@
 
 #include "kernelopt/core/error.hpp"
 #include "kernelopt/engine/ask.hpp"
+#include "kernelopt/engine/bench.hpp"
 #include "kernelopt/engine/bench_document.hpp"
 #include "kernelopt/engine/bench_task.hpp"
 #include "kernelopt/report/report.hpp"
@@ -257,6 +258,24 @@ TEST(PinnedOptions, InductorsCacheLivesInTheRunDirectory) {
       (std::filesystem::current_path() / "runs/y/inductor-cache").lexically_normal().string();
   EXPECT_NE(std::find(options.env.begin(), options.env.end(), want), options.env.end());
   EXPECT_EQ(options.argv, engine::default_options().argv);
+}
+
+// The run's context carries the command's search settings: --no-perf-gate makes G4 reject nothing
+// (its threshold once stayed at 0.97 because the flag never reached the context).
+TEST(BenchContext, CarriesTheSearchSettings) {
+  engine::BenchCommand command;
+  command.run_dir = "runs/ctx";
+  command.search = true;
+  command.samples = 12;
+  command.gate_timeout = std::chrono::seconds(45);
+  const engine::BenchContext gated = engine::bench_context(command);
+  EXPECT_TRUE(gated.search);
+  EXPECT_EQ(gated.thresholds.samples, 12);
+  EXPECT_EQ(gated.thresholds.min_ratio, gate::Thresholds{}.min_ratio);
+  EXPECT_EQ(gated.gate_timeout, std::chrono::seconds(45));
+  EXPECT_EQ(gated.worker.env, engine::pinned_options("runs/ctx").env);
+  command.no_perf_gate = true;
+  EXPECT_EQ(engine::bench_context(command).thresholds.min_ratio, 0.0);
 }
 
 }  // namespace

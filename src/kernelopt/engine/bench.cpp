@@ -225,6 +225,19 @@ void check_mode(const fs::path& run_dir, const nlohmann::json& wanted) {
 
 }  // namespace
 
+BenchContext bench_context(const BenchCommand& command) {
+  BenchContext context;
+  context.worker = pinned_options(command.run_dir);
+  context.run_dir = command.run_dir;
+  context.timeout = command.timeout;
+  context.iters = command.iters;
+  context.search = command.search;
+  context.gate_timeout = command.gate_timeout;
+  context.thresholds.samples = command.samples;
+  if (command.no_perf_gate) context.thresholds.min_ratio = 0.0;
+  return context;
+}
+
 int bench_command(const BenchCommand& command) {
   const ProblemSpec spec = parse_problem_spec(command.problems);
   const std::vector<BenchProblem> problems =
@@ -243,14 +256,7 @@ int bench_command(const BenchCommand& command) {
   std::map<std::string, int> failures;
   bool no_gpu = false;
   if (!todo.empty()) {
-    BenchContext context{pinned_options(run_dir.string()),
-                         run_dir.string(),
-                         command.timeout,
-                         command.iters,
-                         0,
-                         command.search,
-                         command.gate_timeout,
-                         command.samples};
+    BenchContext context = bench_context(command);
     const RunEnvironment env = probe(context.worker);
     context.bandwidth_gbps = env.bandwidth_gbps;
     no_gpu = env.gpus == 0;

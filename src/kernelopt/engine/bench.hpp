@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kernelopt/engine/bench_task.hpp"
+
 namespace kernelopt::engine {
 
 struct BenchCommand {
@@ -33,6 +35,11 @@ struct BenchCommand {
   // slower replacements enter and count at their ratio. Needs --search; part of the run's mode.
   bool no_perf_gate = false;
 };
+
+// What every problem of the run shares, from the command: the workers' options (the run's own
+// Inductor cache), limits and the search's thresholds (G4 rejects nothing with --no-perf-gate).
+// The copy bandwidth is measured later, once the run starts.
+BenchContext bench_context(const BenchCommand& command);
 
 // Runs the problems and writes their documents and summary.json; prints Table 1 on stdout.
 // Returns 0 when every problem finished, 1 when some failed (one line on stderr says how many).

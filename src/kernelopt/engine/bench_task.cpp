@@ -90,8 +90,7 @@ SearchResult search(const BenchProblem& problem,
       (fs::path(context.run_dir) / "search" / fs::path(problem.document_name()).stem()).string();
   options.timeout = context.timeout;
   options.gate_timeout = context.gate_timeout;
-  options.thresholds.samples = context.samples;
-  options.thresholds.min_ratio = context.min_ratio;
+  options.thresholds = context.thresholds;
   options.propose = true;
   try {
     return {run_verify(options, worker, {}), ""};

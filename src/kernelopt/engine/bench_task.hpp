@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kernelopt/engine/bench_spec.hpp"
+#include "kernelopt/gate/gate.hpp"
 #include "kernelopt/worker/worker.hpp"
 
 namespace kernelopt::engine {
@@ -23,8 +24,7 @@ struct BenchContext {
   double bandwidth_gbps = 0;           // the copy bandwidth the floors use, measured once per run
   bool search = false;                 // run optimize after the baseline (optimizable problems)
   std::chrono::seconds gate_timeout{120};
-  int samples = 30;
-  double min_ratio = 0.97;  // G4's threshold in the search (0 with --no-perf-gate)
+  gate::Thresholds thresholds;  // the search's gates (--samples; min_ratio 0 with --no-perf-gate)
 };
 
 // Which GPU a worker gets: its index among the visible GPUs and the CUDA_VISIBLE_DEVICES value.
