@@ -39,18 +39,6 @@ bool contiguous_after(const inductor::FragmentNode& input, long dim) {
   return true;
 }
 
-// The Graph fragment of a one-launch segment's kernel.
-std::optional<inductor::GraphFragment> single_fragment(const inductor::OutputCode& code,
-                                                       const analysis::DispatchMap& map,
-                                                       const analysis::Segment& segment) {
-  if (segment.launches.size() != 1) return std::nullopt;
-  const analysis::Launch& launch = map.launches[segment.launches[0]];
-  for (const auto& k : code.kernels) {
-    if (k.name == launch.name) return inductor::parse_graph_fragment(k.graph_fragment);
-  }
-  return std::nullopt;
-}
-
 // The Graph fragments of every launch of a segment; nullopt if one is not a Triton kernel of the
 // output code.
 std::optional<std::vector<inductor::GraphFragment>> all_fragments(
@@ -59,15 +47,36 @@ std::optional<std::vector<inductor::GraphFragment>> all_fragments(
     const analysis::Segment& segment) {
   std::vector<inductor::GraphFragment> fragments;
   for (const int index : segment.launches) {
-    const analysis::Launch& launch = map.launches[index];
-    const inductor::TritonKernel* kernel = nullptr;
-    for (const auto& k : code.kernels) {
-      if (k.name == launch.name) kernel = &k;
-    }
-    if (kernel == nullptr) return std::nullopt;
+    const std::string& name = map.launches[index].name;
+    const auto kernel = std::find_if(code.kernels.begin(), code.kernels.end(),
+                                     [&](const auto& k) { return k.name == name; });
+    if (kernel == code.kernels.end()) return std::nullopt;
     fragments.push_back(inductor::parse_graph_fragment(kernel->graph_fragment));
   }
   return fragments;
+}
+
+// The Graph fragment of a one-launch segment's kernel.
+std::optional<inductor::GraphFragment> single_fragment(const inductor::OutputCode& code,
+                                                       const analysis::DispatchMap& map,
+                                                       const analysis::Segment& segment) {
+  if (segment.launches.size() != 1) return std::nullopt;
+  auto fragments = all_fragments(code, map, segment);
+  if (!fragments) return std::nullopt;
+  return std::move(fragments->front());
+}
+
+// The node name an argument refers to: "%arg0_1" -> "arg0_1".
+std::string referenced(const std::string& arg) {
+  return arg.substr(arg.rfind('%') + 1);
+}
+
+// Whether a dim argument ("1", "-1", "[1]") names the last of `rank` dimensions.
+bool is_last_dim(const std::string& arg, long rank) {
+  auto dim = integer(arg);
+  if (!dim) return false;
+  if (*dim < 0) *dim += rank;
+  return *dim == rank - 1;
 }
 
 bool is_getitem(const inductor::FragmentNode& node) {
@@ -82,8 +91,7 @@ bool float_dtype(const std::string& dtype) {
 const inductor::FragmentNode* first_input(const inductor::GraphFragment& fragment,
                                           const inductor::FragmentNode& node) {
   if (node.args.empty()) return nullptr;
-  const std::string source = node.args[0].substr(node.args[0].rfind('%') + 1);
-  const inductor::FragmentNode* input = inductor::find_node(fragment, source);
+  const inductor::FragmentNode* input = inductor::find_node(fragment, referenced(node.args[0]));
   return input != nullptr && input->op == "placeholder" ? input : nullptr;
 }
 
@@ -108,18 +116,15 @@ std::optional<RecipeMatch> match_l2_by_powers(const inductor::GraphFragment& fra
   if (square == nullptr || total == nullptr || root == nullptr || total->args.size() < 3) {
     return std::nullopt;
   }
-  const auto name = [](const std::string& arg) { return arg.substr(arg.rfind('%') + 1); };
-  if (name(total->args[0]) != square->name || name(root->args[0]) != total->name ||
+  if (referenced(total->args[0]) != square->name || referenced(root->args[0]) != total->name ||
       total->args[2] != "True") {
     return std::nullopt;
   }
   const inductor::FragmentNode* input = first_input(fragment, *square);
   if (input == nullptr || !float_dtype(input->dtype)) return std::nullopt;
   const long rank = static_cast<long>(input->shape.size());
-  auto dim = integer(total->args[1]);
-  if (!dim || rank < 1 || input->stride.size() != input->shape.size()) return std::nullopt;
-  if (*dim < 0) *dim += rank;
-  if (*dim != rank - 1 || !contiguous_after(*input, -1)) return std::nullopt;
+  if (rank < 1 || input->stride.size() != input->shape.size()) return std::nullopt;
+  if (!is_last_dim(total->args[1], rank) || !contiguous_after(*input, -1)) return std::nullopt;
   return RecipeMatch{
       "row_two_pass",
       {{"op", "l2_normalize"}},
@@ -203,11 +208,9 @@ std::optional<RecipeMatch> match_row_two_pass(const inductor::OutputCode& code,
     if (rank < 1 || input->stride.size() != input->shape.size()) return std::nullopt;
     if (!contiguous_after(*input, -1)) return std::nullopt;  // the whole input, row-major
     const std::size_t dim_arg = reducer == norm ? 2 : 1;     // norm(x, ord, dim, keepdim)
-    if (reduction->args.size() <= dim_arg) return std::nullopt;
-    auto dim = integer(reduction->args[dim_arg]);
-    if (!dim) return std::nullopt;
-    if (*dim < 0) *dim += rank;
-    if (*dim != rank - 1) return std::nullopt;
+    if (reduction->args.size() <= dim_arg || !is_last_dim(reduction->args[dim_arg], rank)) {
+      return std::nullopt;
+    }
     if (reducer == norm) {
       const std::string& ord = reduction->args[1];
       const bool keepdim = (reduction->args.size() > 3 && reduction->args[3] == "True") ||
@@ -373,17 +376,11 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
   if (mask != nullptr && (mask->shape != x->shape || mask->stride != x->stride)) {
     return std::nullopt;
   }
-  auto dim = integer(scan->args[1]);
-  if (!dim) return std::nullopt;
-  if (*dim < 0) *dim += rank;
-  if (*dim != rank - 1) return std::nullopt;
+  if (!is_last_dim(scan->args[1], rank)) return std::nullopt;
   // Both flips over exactly the scanned dimension, the second one of the scan's result.
   for (const auto* node : calls) {
     if (node->target != flip && node->target != rev) continue;
-    auto flip_dim = node->args.size() > 1 ? integer(node->args[1]) : std::nullopt;
-    if (!flip_dim) return std::nullopt;
-    if (*flip_dim < 0) *flip_dim += rank;
-    if (*flip_dim != *dim) return std::nullopt;
+    if (node->args.size() < 2 || !is_last_dim(node->args[1], rank)) return std::nullopt;
     // flip(scan's result) or flip(scan's input); a later kernel may see the scan's result as a
     // placeholder of its own name (not a graph input of the segment).
     const auto* input = arg_node(node->args[0]);
@@ -443,11 +440,10 @@ std::optional<RecipeMatch> match_max_pool(const inductor::OutputCode& code,
     }
   }
   if (pool == nullptr || pool->args.size() < 2) return std::nullopt;
-  const auto name = [](const std::string& arg) { return arg.substr(arg.rfind('%') + 1); };
   const inductor::FragmentNode* x = nullptr;
   std::optional<long> lift_dim;
   if (lift != nullptr) {
-    if (name(pool->args[0]) != lift->name || lift->args.size() != 2) return std::nullopt;
+    if (referenced(pool->args[0]) != lift->name || lift->args.size() != 2) return std::nullopt;
     x = first_input(*fragment, *lift);
     lift_dim = integer(lift->args[1]);
     if (!lift_dim) return std::nullopt;
@@ -536,6 +532,21 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
           {{"block", 4096}, {"num_warps", 8}, {"programs_per_sm", 2}, {"reverse", 1}}};
 }
 
+namespace {
+
+// A candidate file's opening, up to the body of run(): the docstring, the recipe's import (the
+// module is python/kernelopt/recipes/<recipe>.py), the signature.
+std::string prelude(const RecipeMatch& match, int segment, const std::string& function) {
+  return fmt::format(
+      "\"\"\"Segment {}: {}.\n\nWritten by kernelopt from the {} recipe "
+      "(python/kernelopt/recipes/{}.py).\n\"\"\"\n\n"
+      "from kernelopt.recipes.{} import {}\n\n\n"
+      "def run(inputs, outputs):\n",
+      segment, match.why, match.recipe, match.recipe, match.recipe, function);
+}
+
+}  // namespace
+
 std::string candidate_source(const RecipeMatch& match,
                              int segment,
                              const nlohmann::json& settings) {
@@ -547,95 +558,77 @@ std::string candidate_source(const RecipeMatch& match,
     const auto list = [&](const char* key) {
       return fmt::format("[{}]", fmt::join(p.at(key).get<std::vector<long>>(), ", "));
     };
-    return fmt::format(
-        "\"\"\"Segment {seg}: {why}.\n\nWritten by kernelopt from the max_pool recipe "
-        "(python/kernelopt/recipes/max_pool.py).\n\"\"\"\n\n"
-        "from kernelopt.recipes.max_pool import max_pool\n\n\n"
-        "def run(inputs, outputs):\n"
-        "    x = inputs[\"{x}\"]{lift}\n"
-        "    (out,) = outputs.values()\n"
-        "    max_pool(x, out, {k}, {s}, {p}, {d}, {rows}, {block}, {warps}, ceil_mode={ceil})\n",
-        fmt::arg("seg", segment), fmt::arg("why", match.why),
-        fmt::arg("x", p.at("x").get<std::string>()), fmt::arg("lift", lift),
-        fmt::arg("k", list("kernel")), fmt::arg("s", list("stride")),
-        fmt::arg("p", list("padding")), fmt::arg("d", list("dilation")),
-        fmt::arg("rows", settings.value("rows", 4)),
-        fmt::arg("block", settings.value("block", 256)),
-        fmt::arg("warps", settings.value("num_warps", 4)),
-        fmt::arg("ceil", p.at("ceil_mode").get<bool>() ? "True" : "False"));
+    return prelude(match, segment, "max_pool") +
+           fmt::format(
+               "    x = inputs[\"{x}\"]{lift}\n"
+               "    (out,) = outputs.values()\n"
+               "    max_pool(x, out, {k}, {s}, {p}, {d}, {rows}, {block}, {warps}, "
+               "ceil_mode={ceil})\n",
+               fmt::arg("x", p.at("x").get<std::string>()), fmt::arg("lift", lift),
+               fmt::arg("k", list("kernel")), fmt::arg("s", list("stride")),
+               fmt::arg("p", list("padding")), fmt::arg("d", list("dilation")),
+               fmt::arg("rows", settings.value("rows", 4)),
+               fmt::arg("block", settings.value("block", 256)),
+               fmt::arg("warps", settings.value("num_warps", 4)),
+               fmt::arg("ceil", p.at("ceil_mode").get<bool>() ? "True" : "False"));
   }
   if (match.recipe == "scan") {
     const bool masked = !match.params.at("mask").is_null();
-    return fmt::format(
-        "\"\"\"Segment {seg}: {why}.\n\nWritten by kernelopt from the scan recipe "
-        "(python/kernelopt/recipes/scan.py).\n\"\"\"\n\n"
-        "from kernelopt.recipes.scan import cumsum_rows\n\n\n"
-        "def run(inputs, outputs):\n"
-        "    x = inputs[\"{x}\"]\n"
-        "    mask = {mask}\n"
-        "    (out,) = outputs.values()\n"
-        "    n = x.shape[-1]\n"
-        "    cumsum_rows(x.view(-1, n), out.view(-1, n), None if mask is None else mask.view(-1, "
-        "n), "
-        "{reverse}, {rows}, {block}, {warps})\n",
-        fmt::arg("seg", segment), fmt::arg("why", match.why),
-        fmt::arg("x", match.params.at("x").get<std::string>()),
-        fmt::arg("mask",
-                 masked ? fmt::format("inputs[\"{}\"]", match.params.at("mask").get<std::string>())
-                        : std::string("None")),
-        fmt::arg("reverse", match.params.at("reverse").get<bool>() ? "True" : "False"),
-        fmt::arg("rows", settings.value("rows", 1)),
-        fmt::arg("block", settings.value("block", 1024)),
-        fmt::arg("warps", settings.value("num_warps", 4)));
+    return prelude(match, segment, "cumsum_rows") +
+           fmt::format(
+               "    x = inputs[\"{x}\"]\n"
+               "    mask = {mask}\n"
+               "    (out,) = outputs.values()\n"
+               "    n = x.shape[-1]\n"
+               "    cumsum_rows(x.view(-1, n), out.view(-1, n),\n"
+               "                None if mask is None else mask.view(-1, n),\n"
+               "                {reverse}, {rows}, {block}, {warps})\n",
+               fmt::arg("x", match.params.at("x").get<std::string>()),
+               fmt::arg("mask", masked ? fmt::format("inputs[\"{}\"]",
+                                                     match.params.at("mask").get<std::string>())
+                                       : std::string("None")),
+               fmt::arg("reverse", match.params.at("reverse").get<bool>() ? "True" : "False"),
+               fmt::arg("rows", settings.value("rows", 1)),
+               fmt::arg("block", settings.value("block", 1024)),
+               fmt::arg("warps", settings.value("num_warps", 4)));
   }
   if (match.recipe == "cross_entropy") {
-    return fmt::format(
-        "\"\"\"Segment {seg}: {why}.\n\nWritten by kernelopt from the cross_entropy recipe "
-        "(python/kernelopt/recipes/cross_entropy.py).\n\"\"\"\n\n"
-        "from kernelopt.recipes.cross_entropy import cross_entropy\n\n\n"
-        "def run(inputs, outputs):\n"
-        "    x = next(t for t in inputs.values() if t.is_floating_point())\n"
-        "    target = next(t for t in inputs.values() if not t.is_floating_point())\n"
-        "    (out,) = outputs.values()\n"
-        "    cross_entropy(x, target, out, \"{reduction}\", {ignore}, {rows}, {warps})\n",
-        fmt::arg("seg", segment), fmt::arg("why", match.why),
-        fmt::arg("reduction", match.params.at("reduction").get<std::string>()),
-        fmt::arg("ignore", match.params.at("ignore_index").get<long>()),
-        fmt::arg("rows", settings.value("rows", 2)),
-        fmt::arg("warps", settings.value("num_warps", 8)));
+    return prelude(match, segment, "cross_entropy") +
+           fmt::format(
+               "    x = next(t for t in inputs.values() if t.is_floating_point())\n"
+               "    target = next(t for t in inputs.values() if not t.is_floating_point())\n"
+               "    (out,) = outputs.values()\n"
+               "    cross_entropy(x, target, out, \"{reduction}\", {ignore}, {rows}, {warps})\n",
+               fmt::arg("reduction", match.params.at("reduction").get<std::string>()),
+               fmt::arg("ignore", match.params.at("ignore_index").get<long>()),
+               fmt::arg("rows", settings.value("rows", 2)),
+               fmt::arg("warps", settings.value("num_warps", 8)));
   }
   if (match.recipe == "row_two_pass") {
-    return fmt::format(
-        "\"\"\"Segment {seg}: {why}.\n\nWritten by kernelopt from the row_two_pass recipe "
-        "(python/kernelopt/recipes/row_two_pass.py).\n\"\"\"\n\n"
-        "from kernelopt.recipes.row_two_pass import row_two_pass\n\n\n"
-        "def run(inputs, outputs):\n"
-        "    (x,) = inputs.values()\n"
-        "    (out,) = outputs.values()\n"
-        "    n = x.shape[-1]\n"
-        "    row_two_pass(x.view(-1, n), out.view(-1, n), \"{op}\", {block}, {warps}, {pps}, "
-        "{reverse})\n",
-        fmt::arg("seg", segment), fmt::arg("why", match.why),
-        fmt::arg("op", match.params.at("op").get<std::string>()),
-        fmt::arg("block", settings.value("block", 2048)),
-        fmt::arg("warps", settings.value("num_warps", 8)),
-        fmt::arg("pps", settings.value("programs_per_sm", 1)),
-        fmt::arg("reverse", settings.value("reverse", 1)));
+    return prelude(match, segment, "row_two_pass") +
+           fmt::format(
+               "    (x,) = inputs.values()\n"
+               "    (out,) = outputs.values()\n"
+               "    n = x.shape[-1]\n"
+               "    row_two_pass(x.view(-1, n), out.view(-1, n), \"{op}\", {block}, {warps}, "
+               "{pps}, "
+               "{reverse})\n",
+               fmt::arg("op", match.params.at("op").get<std::string>()),
+               fmt::arg("block", settings.value("block", 2048)),
+               fmt::arg("warps", settings.value("num_warps", 8)),
+               fmt::arg("pps", settings.value("programs_per_sm", 1)),
+               fmt::arg("reverse", settings.value("reverse", 1)));
   }
-  return fmt::format(
-      "\"\"\"Segment {seg}: {why}.\n\nWritten by kernelopt from the reduce_dim recipe "
-      "(python/kernelopt/recipes/reduce_dim.py).\n\"\"\"\n\n"
-      "from kernelopt.recipes.reduce_dim import reduce_dim\n\n\n"
-      "def run(inputs, outputs):\n"
-      "    (x,) = inputs.values()\n"
-      "    (out,) = outputs.values()\n"
-      "    reduce_dim(x, out, {dim}, \"{op}\", {rb}, {cb}, {warps})\n",
-      fmt::arg("seg", segment), fmt::arg("why", match.why),
-      fmt::arg("dim", match.params.at("dim").get<long>()),
-      fmt::arg("op", match.params.at("op").get<std::string>()),
-      fmt::arg("rb", settings.value("rows_per_step", 8)),
-      fmt::arg("cb", settings.value("cols_per_program", 256)),
-      fmt::arg("warps", settings.value("num_warps", 4)));
+  return prelude(match, segment, "reduce_dim") +
+         fmt::format(
+             "    (x,) = inputs.values()\n"
+             "    (out,) = outputs.values()\n"
+             "    reduce_dim(x, out, {dim}, \"{op}\", {rb}, {cb}, {warps})\n",
+             fmt::arg("dim", match.params.at("dim").get<long>()),
+             fmt::arg("op", match.params.at("op").get<std::string>()),
+             fmt::arg("rb", settings.value("rows_per_step", 8)),
+             fmt::arg("cb", settings.value("cols_per_program", 256)),
+             fmt::arg("warps", settings.value("num_warps", 4)));
 }
 
 }  // namespace kernelopt::search
