@@ -53,13 +53,15 @@ std::string format_verify(const nlohmann::json& doc) {
   if (doc.contains("proposals")) {  // kernelopt optimize: what the proposer said and tried
     for (const auto& p : doc["proposals"]) {
       const auto recipe = p.value("recipe", nlohmann::json());
-      out += recipe.is_string() ? fmt::format("  seg{}: recipe {} ({}), {} candidate(s)\n",
-                                              p.value("segment", -1), recipe.get<std::string>(),
-                                              p.value("why", ""), p.value("candidates", 0))
-             : p.contains("skipped")
-                 ? fmt::format("  seg{}: skipped: {}\n", p.value("segment", -1),
-                               p.value("skipped", ""))
-                 : fmt::format("  seg{}: no recipe matches\n", p.value("segment", -1));
+      const int segment = p.value("segment", -1);
+      if (recipe.is_string()) {
+        out += fmt::format("  seg{}: recipe {} ({}), {} candidate(s)\n", segment,
+                           recipe.get<std::string>(), p.value("why", ""), p.value("candidates", 0));
+      } else if (p.contains("skipped")) {
+        out += fmt::format("  seg{}: skipped: {}\n", segment, p.value("skipped", ""));
+      } else {
+        out += fmt::format("  seg{}: no recipe matches\n", segment);
+      }
     }
     for (const auto& t : doc.value("tried", nlohmann::json::array())) {
       out += "  tried:\n" + format_one(t);
