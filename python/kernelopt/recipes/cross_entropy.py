@@ -14,6 +14,8 @@ import torch
 import triton
 import triton.language as tl
 
+from .row_two_pass import _finish_stats, _stats_chunk
+
 REDUCTIONS = ("mean", "sum")
 MAX_TILE = 16384  # ROWS x next_power_of_2(C) elements held in registers by the whole-row path
 
@@ -48,14 +50,11 @@ def _row_looped(x_ptr, t_ptr, part_ptr, count_ptr, n_cols, x_stride, t_stride,
     base = x_ptr + row * x_stride
     for start in tl.range(0, n_cols, BLOCK):
         cols = start + lanes
-        v = tl.load(base + cols, mask=cols < n_cols, other=float("-inf")).to(tl.float32)
-        new_m = tl.maximum(m, v)
-        # A lane that has seen only -inf keeps a zero sum (exp(-inf - -inf) is NaN).
-        s = (tl.where(new_m == float("-inf"), 0.0, s * tl.exp(m - new_m))
-             + tl.where(new_m == float("-inf"), 0.0, tl.exp(v - new_m)))
-        m = new_m
-    top = tl.max(m, 0)
-    lse = top + tl.log(tl.sum(tl.where(m == float("-inf"), 0.0, s * tl.exp(m - top)), 0))
+        ok = cols < n_cols
+        v = tl.load(base + cols, mask=ok, other=float("-inf")).to(tl.float32)
+        m, s = _stats_chunk(v, ok, m, s, "softmax")  # the online max and sum of exp
+    top, total = _finish_stats(m, s, "softmax")
+    lse = top + tl.log(total)
     target = tl.load(t_ptr + row * t_stride)
     valid = target != IGNORE
     picked = tl.load(base + target, mask=valid, other=0.0).to(tl.float32)
