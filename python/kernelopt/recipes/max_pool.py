@@ -51,16 +51,10 @@ def _max_pool(x_ptr, out_ptr, n_rows, d_in, h_in, w_in, d_out, h_out, w_out, n_c
 def _per_dim(value, dims):
     """An int or a list of one or `dims` ints, as `dims` ints."""
     values = [value] if isinstance(value, int) else list(value)
-    return values * dims if len(values) == 1 else values
-
-
-def _three(values, dims, fill):
-    values = list(values)
-    if len(values) == 1 and dims > 1:
-        values = values * dims
+    values = values * dims if len(values) == 1 else values
     if len(values) != dims:
         raise ValueError(f"max_pool: expected {dims} values, got {values}")
-    return [fill] * (3 - dims) + values
+    return values
 
 
 def output_size(size, kernel, stride, padding, dilation, ceil_mode):
@@ -79,16 +73,18 @@ def max_pool(x, out, kernel, stride=None, padding=0, dilation=1, rows=4, block=2
     computed as PyTorch does and out (contiguous, of that many elements) is viewed to it."""
     kernel = list(kernel) if isinstance(kernel, (list, tuple)) else [kernel]
     dims = len(kernel)
+    if dims not in (1, 2, 3) or x.dim() < dims + 1:
+        raise ValueError("max_pool: pools 1-3 trailing dimensions of a tensor with leading ones")
     if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0):
         stride = kernel
-    if ceil_mode is not None and dims in (1, 2, 3) and x.dim() > dims:
-        st, pa, di = (_per_dim(v, dims) for v in (stride, padding, dilation))
-        sizes = [output_size(x.shape[x.dim() - dims + i], kernel[i], st[i], pa[i], di[i], ceil_mode)
-                 for i in range(dims)]
+    stride, padding, dilation = (_per_dim(v, dims) for v in (stride, padding, dilation))
+    if ceil_mode is not None:
+        sizes = [output_size(x.shape[x.dim() - dims + i], kernel[i], stride[i], padding[i], dilation[i],
+                             ceil_mode) for i in range(dims)]
         if not out.is_contiguous():
             raise ValueError("max_pool: contiguous input and output only")
         out = out.view(*x.shape[:-dims], *sizes)
-    if dims not in (1, 2, 3) or x.dim() < dims + 1 or out.dim() != x.dim():
+    if out.dim() != x.dim():
         raise ValueError("max_pool: pools 1-3 trailing dimensions of a tensor with leading ones")
     if out.shape[:-dims] != x.shape[:-dims]:
         raise ValueError("max_pool: input and output leading dimensions differ")
@@ -96,10 +92,9 @@ def max_pool(x, out, kernel, stride=None, padding=0, dilation=1, rows=4, block=2
         raise ValueError("max_pool: contiguous input and output only")
     if not (x.dtype.is_floating_point and out.dtype.is_floating_point):
         raise ValueError("max_pool: float dtypes only")
-    k = _three(kernel, dims, 1)
-    s = _three([stride] if isinstance(stride, int) else stride, dims, 1)
-    p = _three([padding] if isinstance(padding, int) else padding, dims, 0)
-    dl = _three([dilation] if isinstance(dilation, int) else dilation, dims, 1)
+    # As three dimensions (D, H, W): the missing leading ones have size 1 and a window of 1.
+    k, s, p, dl = ([fill] * (3 - dims) + values
+                   for values, fill in ((kernel, 1), (stride, 1), (padding, 0), (dilation, 1)))
     spatial_in = [1] * (3 - dims) + list(x.shape[-dims:])
     spatial_out = [1] * (3 - dims) + list(out.shape[-dims:])
     for i in range(3):
