@@ -1,5 +1,5 @@
 """The recipes on the GPU against PyTorch, on shapes KernelBench does not use, in float32, bfloat16
-and float16: every op of reduce_dim, row_two_pass, cross_entropy and scan, at the launch settings
+and float16: every op of reduce_dim, row_two_pass, cross_entropy, scan and pool (max and average), at the launch settings
 the engine proposes. Prints one line per case and writes them as JSON lines to OUT (flushed after
 each case, so a command cut at its time limit keeps what ran).
 usage: python3 scripts/gpu/recipe_dtypes.py OUT.jsonl"""
@@ -15,6 +15,7 @@ from kernelopt.recipes.reduce_dim import OPS as REDUCE_OPS
 from kernelopt.recipes.reduce_dim import reduce_dim, reference
 from kernelopt.recipes.row_two_pass import OPS as ROW_OPS
 from kernelopt.recipes.row_two_pass import row_two_pass
+from kernelopt.recipes.pool import avg_pool, max_pool
 from kernelopt.recipes.scan import cumsum_rows
 
 DTYPES = (torch.float32, torch.bfloat16, torch.float16)
@@ -40,6 +41,8 @@ for dtype in DTYPES:
     x = torch.randn(6, 999, 1027, device="cuda").to(dtype)
     for op in REDUCE_OPS:
         t0 = time.time()
+        if op == "prod":  # values near 1 keep a 999-term product finite in every order
+            x = (0.95 + 0.1 * torch.rand(6, 999, 1027, device="cuda")).to(dtype)
         want = reference(x.float(), 1, op)
         got = torch.empty(want.shape, device="cuda", dtype=torch.int64 if op.startswith("arg") else dtype)
         reduce_dim(x, got, 1, op, 8, 128, 4)
@@ -50,6 +53,8 @@ for dtype in DTYPES:
         t0 = time.time()
         xf = x.double()
         want = {"l2_normalize": lambda: xf / torch.norm(xf, p=2, dim=1, keepdim=True),
+                "l1_normalize": lambda: xf / xf.abs().sum(1, keepdim=True),
+                "l1_mean_normalize": lambda: xf / xf.abs().mean(1, keepdim=True),
                 "softmax": lambda: torch.softmax(xf, 1), "log_softmax": lambda: torch.log_softmax(xf, 1)}[op]()
         got = torch.empty_like(x)
         row_two_pass(x, got, op, 4096, 16, 0, 1)
@@ -76,4 +81,41 @@ for dtype in DTYPES:
         # A running sum of ~10000 values in bf16/fp16 storage: compare relative to the row's scale.
         scale = want.abs().amax(1, keepdim=True).clamp(min=1)
         record("scan", name, dtype, x.shape, got.double() / scale, want / scale, t0)
+    # cumprod of values near 1, the exclusive sum, and cumsum(x) - x.
+    near_one = (0.9995 + 0.001 * torch.rand(257, 20001, device="cuda")).to(dtype)
+    shifted = torch.cat([torch.zeros(257, 1, device="cuda", dtype=torch.float64), x.double()[:, :-1]], 1)
+    for name, src, kwargs, want in (
+            ("cumprod", near_one, {"op": "prod"}, torch.cumprod(near_one.double(), 1)),
+            ("exclusive", x, {"exclusive": True}, torch.cumsum(shifted, 1)),
+            ("minus", x, {"minus": True}, torch.cumsum(x.double(), 1) - x.double())):
+        t0 = time.time()
+        got = torch.empty_like(src)
+        cumsum_rows(src, got, None, False, 1, 2048, 8, **kwargs)
+        scale = want.abs().amax(1, keepdim=True).clamp(min=1)
+        record("scan", name, dtype, src.shape, got.double() / scale, want / scale, t0)
+    # max_pool: 1-3 pooled dimensions, odd sizes, padding, dilation and ceil_mode.
+    F = torch.nn.functional
+    for shape, args in (((7, 5, 3001), dict(kernel=[4], stride=[3], padding=[1], dilation=[2])),
+                        ((3, 6, 77, 91), dict(kernel=[3, 2], stride=[2, 2], padding=[1, 0], dilation=[1, 2])),
+                        ((2, 3, 17, 29, 33), dict(kernel=[3, 3, 2], stride=[2, 1, 2], padding=[1, 1, 0],
+                                                   dilation=[1, 1, 1]))):
+        for ceil_mode in (False, True):
+            t0 = time.time()
+            x = torch.randn(*shape, device="cuda").to(dtype)
+            pool = (F.max_pool1d, F.max_pool2d, F.max_pool3d)[len(args["kernel"]) - 1]
+            want = pool(x.double(), args["kernel"], args["stride"], args["padding"], args["dilation"],
+                        ceil_mode)
+            got = torch.empty(want.shape, device="cuda", dtype=dtype)
+            max_pool(x, got, args["kernel"], args["stride"], args["padding"], args["dilation"], 4, 256, 4,
+                     ceil_mode)
+            record("max_pool", f"{len(args['kernel'])}d ceil={ceil_mode}", dtype, x.shape, got, want, t0)
+            avg = (F.avg_pool1d, F.avg_pool2d, F.avg_pool3d)[len(args["kernel"]) - 1]
+            padding = [min(p, k // 2) for p, k in zip(args["padding"], args["kernel"])]
+            for count_pad in (True, False):
+                t0 = time.time()
+                want = avg(x.double(), args["kernel"], args["stride"], padding, ceil_mode, count_pad)
+                got = torch.empty(want.shape, device="cuda", dtype=dtype)
+                avg_pool(x, got, args["kernel"], args["stride"], padding, ceil_mode, count_pad, None, 4, 256, 4)
+                record("avg_pool", f"{len(args['kernel'])}d ceil={ceil_mode} count_pad={count_pad}", dtype,
+                       x.shape, got, want, t0)
 out.close()

@@ -21,7 +21,7 @@ for dtype in (torch.float32, torch.float16, torch.bfloat16):
             reduce_dim(x, out, dim, op, rows_per_step=4, cols_per_program=16)
             got = out.float() if not op.startswith("arg") else out
             want = ref.to(got.dtype) if not op.startswith("arg") else ref
-            same = torch.equal(got.nan_to_num(99.0), want.nan_to_num(99.0)) if op != "sum" else \\
+            same = torch.equal(got.nan_to_num(99.0), want.nan_to_num(99.0)) if op not in ("sum", "mean", "prod") else \\
                 torch.allclose(got, want.to(got.dtype), equal_nan=True, atol=0.05, rtol=0.01)
             assert same, (dtype, shape, dim, op, got, want)
 # A size-1 leading dimension may have any stride; the others must collapse into one batch stride.
@@ -57,6 +57,10 @@ def reference(x, op):
     x = x.double()
     if op == "l2_normalize":
         return x / torch.norm(x, p=2, dim=1, keepdim=True)
+    if op == "l1_normalize":
+        return x / torch.sum(torch.abs(x), dim=1, keepdim=True)
+    if op == "l1_mean_normalize":
+        return x / torch.mean(torch.abs(x), dim=1, keepdim=True)
     return torch.softmax(x, 1) if op == "softmax" else torch.log_softmax(x, 1)
 
 torch.manual_seed(0)
@@ -71,7 +75,7 @@ for dtype in (torch.float32, torch.float16, torch.bfloat16):
         out = torch.full((rows, stride), float("nan"), dtype=dtype)[:, :cols]
         for op in OPS:
             xin = x.clone()
-            if op == "l2_normalize" and cols > 4:
+            if op.endswith("normalize") and cols > 4:
                 xin[1, 2] = 0.5  # the norm of a row with -inf is inf: not a useful check
             for reverse in (False, True):
                 for aligned in (False, True):
@@ -87,8 +91,10 @@ for dtype in (torch.float32, torch.float16, torch.bfloat16):
 # A row of zeros: 0/0 = NaN for l2_normalize, as PyTorch gives.
 z = torch.zeros(2, 9)
 o = torch.empty(2, 9)
-row_two_pass(z, o, "l2_normalize", block=4, num_warps=1)
-assert torch.isnan(o).all()
+for op in ("l2_normalize", "l1_normalize", "l1_mean_normalize"):
+    o.fill_(1.0)
+    row_two_pass(z, o, op, block=4, num_warps=1)
+    assert torch.isnan(o).all(), op
 for bad in [torch.zeros(3, 4, 5), torch.zeros(4, 3).t()]:
     try:
         row_two_pass(bad, torch.zeros_like(bad), "softmax")
@@ -168,6 +174,55 @@ for dtype in (torch.float32, torch.float16, torch.bfloat16):
                 tol = 1e-5 if dtype == torch.float32 else 3e-2
                 assert torch.allclose(out.double(), want, rtol=tol, atol=tol, equal_nan=True), \\
                     (dtype, rows, cols, reverse, m is not None, (out.double() - want).abs().nan_to_num(9).max())
+# cumprod and the exclusive scans (sum and product, forward and reversed, masked or not): values
+# near 1 keep 130-term products finite; a zero inside a row must zero the rest of a product.
+def exclusive(t, op, reverse):
+    t = t.flip(1) if reverse else t
+    neutral = torch.zeros_like(t[:, :1]) if op == "sum" else torch.ones_like(t[:, :1])
+    shifted = torch.cat([neutral, t[:, :-1]], 1)
+    r = torch.cumsum(shifted, 1) if op == "sum" else torch.cumprod(shifted, 1)
+    return r.flip(1) if reverse else r
+for dtype in (torch.float32, torch.bfloat16):
+    for rows, cols, per_program in [(5, 37, 1), (7, 130, 2), (3, 1, 2)]:
+        x = (0.9 + 0.2 * torch.rand(rows, cols)).to(dtype)
+        if cols > 10:
+            x[1, 6] = 0.0
+        mask = torch.rand(rows, cols) > 0.3
+        for op in ("sum", "prod"):
+            for reverse in (False, True):
+                for excl in (False, True):
+                    for m in (None, mask):
+                        src = x.double() * m if m is not None else x.double()
+                        if excl:
+                            want = exclusive(src, op, reverse)
+                        else:
+                            f = torch.cumsum if op == "sum" else torch.cumprod
+                            want = f(src.flip(1), 1).flip(1) if reverse else f(src, 1)
+                        out = torch.full((rows, cols), 7.0, dtype=dtype)
+                        cumsum_rows(x, out, m, reverse, rows=per_program, block=16, num_warps=1, op=op,
+                                    exclusive=excl)
+                        tol = 1e-5 if dtype == torch.float32 else 3e-2
+                        assert torch.allclose(out.double(), want, rtol=tol, atol=tol), \\
+                            (dtype, rows, cols, op, reverse, excl, m is not None,
+                             (out.double() - want).abs().max())
+# minus: cumsum(x) - x as a model writes it, inf - inf = NaN included.
+x = torch.rand(4, 50)
+x[2, 10] = float("inf")
+for reverse in (False, True):
+    for m in (None, torch.rand(4, 50) > 0.5):
+        src = x * m if m is not None else x
+        inclusive = torch.cumsum(src.double().flip(1), 1).flip(1) if reverse else torch.cumsum(src.double(), 1)
+        out = torch.empty(4, 50)
+        cumsum_rows(x, out, m, reverse, rows=2, block=16, num_warps=1, minus=True)
+        assert torch.allclose(out.double(), inclusive - src.double(), rtol=1e-5, atol=1e-5, equal_nan=True)
+        assert torch.equal(out.isnan(), (inclusive - src.double()).isnan())
+for kwargs in ({"op": "prod", "minus": True}, {"exclusive": True, "minus": True}, {"op": "max"}):
+    try:
+        cumsum_rows(x, out, **kwargs)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("accepted " + str(kwargs))
 for bad in [torch.zeros(3, 4, 5), torch.zeros(4, 3).t()]:
     try:
         cumsum_rows(bad, torch.zeros_like(bad))
@@ -186,7 +241,7 @@ def test_scan_matches_pytorch_forward_reversed_and_masked():
 MAX_POOL = """
 import torch
 import torch.nn.functional as F
-from kernelopt.recipes.max_pool import max_pool
+from kernelopt.recipes.pool import avg_pool, max_pool
 
 torch.manual_seed(0)
 cases = [  # (input shape, kernel, stride, padding, dilation, ceil_mode)
@@ -226,6 +281,38 @@ for bad in [(torch.zeros(4, 4).t(), torch.zeros(4, 2), [2]), (torch.zeros(3, 8),
         pass
     else:
         raise AssertionError("accepted")
+# Average pooling: padding counted in the divisor or not, divisor_override, ceil_mode's clipped
+# last window, 1-3 dimensions; sums in float32, so equal to PyTorch's within rounding.
+avg_cases = [  # (input shape, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    ((2, 3, 50), [5], [2], [2], False, True, None),
+    ((2, 3, 50), [5], [2], [2], True, False, None),
+    ((1, 2, 17, 23), [3, 4], [2, 3], [1, 2], True, True, None),
+    ((1, 2, 17, 23), [3, 4], [2, 3], [1, 2], True, False, None),
+    ((2, 1, 9, 10, 11), [2, 3, 2], [2, 1, 2], [1, 1, 0], False, True, 5),
+    ((2, 1, 9, 10, 11), [3, 3, 3], [2, 2, 2], [1, 1, 1], True, False, None),
+    ((3, 7), [3], [3], [0], True, True, None),
+]
+avg = {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}
+for dtype in (torch.float32, torch.float16, torch.bfloat16):
+    for shape, k, s, p, ceil, count_pad, div in avg_cases:
+        x = torch.randn(*shape).to(dtype)
+        extra = {} if len(k) == 1 else {"divisor_override": div}
+        ref = avg[len(k)](x.double(), k, s, p, ceil_mode=ceil, count_include_pad=count_pad, **extra)
+        out = torch.full(ref.shape, 7.0, dtype=dtype)
+        avg_pool(x, out, k, s, p, None, count_pad, div, rows=2, block=8, num_warps=1)
+        tol = 1e-6 if dtype == torch.float32 else 1e-2
+        assert torch.allclose(out.double(), ref.to(dtype).double(), rtol=tol, atol=tol), \
+            (dtype, shape, k, ceil, count_pad, (out.double() - ref).abs().max())
+        flat = torch.empty(ref.numel(), dtype=dtype)
+        avg_pool(x, flat, k, s, p, ceil, count_pad, div, rows=2, block=8, num_warps=1)
+        assert torch.equal(flat.view(ref.shape), out), (shape, k, ceil)
+for bad in (0, -2, 1.5):
+    try:
+        avg_pool(torch.zeros(1, 8), torch.zeros(1, 4), [2], divisor_override=bad)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("accepted divisor_override " + str(bad))
 print("ok")
 """
 

@@ -130,12 +130,20 @@ TEST(RecipeMatch, ScanForwardAndMasked) {
   const Captured plain = real("h200_level1_89_cumsum_graph_0.py");
   const auto m = search::match_scan(plain.run.code, plain.map, plain.map.segments.at(0));
   ASSERT_TRUE(m.has_value());
-  EXPECT_EQ(m->params, (nlohmann::json{{"x", "arg0_1"}, {"mask", nullptr}, {"reverse", false}}));
+  EXPECT_EQ(m->params, (nlohmann::json{{"x", "arg0_1"},
+                                       {"mask", nullptr},
+                                       {"reverse", false},
+                                       {"op", "sum"},
+                                       {"minus", false}}));
   const Captured masked = real("h200_level1_93_masked_cumsum_graph_0.py");
   const auto mm = search::match_recipe(masked.run.code, masked.map, masked.map.segments.at(0));
   ASSERT_TRUE(mm.has_value());
   EXPECT_EQ(mm->recipe, "scan");
-  EXPECT_EQ(mm->params, (nlohmann::json{{"x", "arg0_1"}, {"mask", "arg1_1"}, {"reverse", false}}));
+  EXPECT_EQ(mm->params, (nlohmann::json{{"x", "arg0_1"},
+                                        {"mask", "arg1_1"},
+                                        {"reverse", false},
+                                        {"op", "sum"},
+                                        {"minus", false}}));
   EXPECT_NE(mm->why.find("times a b8 mask"), std::string::npos) << mm->why;
   for (const char* name :
        {"h200_level1_23_Softmax_graph_0.py", "h200_level1_51_Argmax_over_a_dimension_graph_0.py",
@@ -157,7 +165,10 @@ TEST(RecipeMatch, ScanReversedOnTheRealCapture) {
   const auto m = search::match_recipe(c.run.code, c.map, c.map.segments[0]);
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->recipe, "scan");
-  EXPECT_EQ(m->params, (nlohmann::json{{"x", "arg0_1"}, {"mask", nullptr}, {"reverse", true}}));
+  EXPECT_EQ(
+      m->params,
+      (nlohmann::json{
+          {"x", "arg0_1"}, {"mask", nullptr}, {"reverse", true}, {"op", "sum"}, {"minus", false}}));
 }
 
 // The same with aten.flip nodes (the form before decomposition), written into the real cumsum
@@ -191,8 +202,10 @@ TEST(RecipeMatch, ScanReversedByTwoFlips) {
   };
   const auto reversed = with("1", "-1");
   ASSERT_TRUE(reversed.has_value());
-  EXPECT_EQ(reversed->params,
-            (nlohmann::json{{"x", "arg0_1"}, {"mask", nullptr}, {"reverse", true}}));
+  EXPECT_EQ(
+      reversed->params,
+      (nlohmann::json{
+          {"x", "arg0_1"}, {"mask", nullptr}, {"reverse", true}, {"op", "sum"}, {"minus", false}}));
   EXPECT_FALSE(with("0", "1").has_value());  // a flip over another dimension
 }
 
@@ -202,8 +215,9 @@ TEST(RecipeMatch, MaxPoolOfAnUnsqueezedInput) {
   const Captured c = real("h200_level1_41_Max_Pooling_1D_graph_0.py");
   const auto m = search::match_recipe(c.run.code, c.map, c.map.segments.at(0));
   ASSERT_TRUE(m.has_value());
-  EXPECT_EQ(m->recipe, "max_pool");
-  EXPECT_EQ(m->params, (nlohmann::json{{"x", "arg0_1"},
+  EXPECT_EQ(m->recipe, "pool");
+  EXPECT_EQ(m->params, (nlohmann::json{{"op", "max"},
+                                       {"x", "arg0_1"},
                                        {"unsqueeze", -2},
                                        {"kernel", {1, 8}},
                                        {"stride", {1, 1}},
@@ -212,18 +226,17 @@ TEST(RecipeMatch, MaxPoolOfAnUnsqueezedInput) {
                                        {"ceil_mode", false}}));
   const std::string text = search::candidate_source(*m, 0, search::recipe_settings(*m).at(0));
   EXPECT_NE(text.find("x = inputs[\"arg0_1\"].unsqueeze(-2)"), std::string::npos) << text;
-  EXPECT_NE(text.find("max_pool(x, out, [1, 8], [1, 1], [0, 4], [1, 3], 4, 256, 4, "
-                      "ceil_mode=False)"),
+  EXPECT_NE(text.find("max_pool(x, out, [1, 8], [1, 1], [0, 4], [1, 3], rows=4, block=256, "
+                      "num_warps=4, ceil_mode=False)"),
             std::string::npos)
       << text;
-  // Average pooling, reductions, softmax: not a max pool.
-  for (const char* name : {"h200_level1_45_Average_Pooling_2D_graph_0.py",
-                           "h200_level1_47_Sum_reduction_over_a_dimension_graph_0.py",
+  // Reductions, softmax: not a pool.
+  for (const char* name : {"h200_level1_47_Sum_reduction_over_a_dimension_graph_0.py",
                            "h200_level1_23_Softmax_graph_0.py"}) {
     SCOPED_TRACE(name);
     const Captured other = real(name);
     for (const auto& segment : other.map.segments) {
-      EXPECT_FALSE(search::match_max_pool(other.run.code, other.map, segment).has_value());
+      EXPECT_FALSE(search::match_pool(other.run.code, other.map, segment).has_value());
     }
   }
 }
@@ -260,10 +273,136 @@ TEST(RecipeMatch, CandidateSourceIsPythonThatCallsTheRecipe) {
       "scan", {{"x", "arg0_1"}, {"mask", "arg1_1"}, {"reverse", true}}, "reversed cumsum"};
   const std::string scan_text = search::candidate_source(scan, 0, {{"block", 2048}});
   EXPECT_NE(scan_text.find("mask = inputs[\"arg1_1\"]"), std::string::npos) << scan_text;
-  EXPECT_NE(scan_text.find("True, 1, 2048, 4)"), std::string::npos) << scan_text;
+  EXPECT_NE(scan_text.find("True, 1, 2048, 4, \"sum\", minus=False)"), std::string::npos)
+      << scan_text;
   std::ofstream(tmp) << scan_text;
   EXPECT_EQ(std::system(command.c_str()), 0);
   fs::remove(tmp);
+}
+
+// Average pooling on real H200 captures: 1-D (a 2-D pool of x.unsqueeze(-2)), 2-D with padding
+// (KernelBench L1/45 and an example of ours) and 3-D; the candidate calls avg_pool with ATen's
+// defaults for the flags the graph leaves out.
+TEST(RecipeMatch, AveragePools) {
+  struct Case {
+    const char* file;
+    nlohmann::json params;
+    const char* call;
+  };
+
+  const std::vector<Case> cases = {
+      {"h200_example_avg_pool_1d_graph_0.py",
+       {{"op", "avg"},
+        {"x", "arg0_1"},
+        {"unsqueeze", -2},
+        {"kernel", {1, 5}},
+        {"stride", {1, 3}},
+        {"padding", {0, 0}},
+        {"dilation", {1, 1}},
+        {"ceil_mode", false},
+        {"count_include_pad", true},
+        {"divisor_override", nullptr}},
+       "avg_pool(x, out, [1, 5], [1, 3], [0, 0], False, True, None, rows=4, block=256, "
+       "num_warps=4)"},
+      {"h200_example_avg_pool_2d_graph_0.py",
+       {{"op", "avg"},
+        {"x", "arg0_1"},
+        {"unsqueeze", nullptr},
+        {"kernel", {3, 3}},
+        {"stride", {2, 2}},
+        {"padding", {1, 1}},
+        {"dilation", {1, 1}},
+        {"ceil_mode", false},
+        {"count_include_pad", true},
+        {"divisor_override", nullptr}},
+       "avg_pool(x, out, [3, 3], [2, 2], [1, 1], False, True, None, "},
+      {"h200_example_avg_pool_3d_graph_0.py",
+       {{"op", "avg"},
+        {"x", "arg0_1"},
+        {"unsqueeze", nullptr},
+        {"kernel", {2, 2, 2}},
+        {"stride", {2, 2, 2}},
+        {"padding", {0, 0, 0}},
+        {"dilation", {1, 1, 1}},
+        {"ceil_mode", false},
+        {"count_include_pad", true},
+        {"divisor_override", nullptr}},
+       "avg_pool(x, out, [2, 2, 2], [2, 2, 2], [0, 0, 0], False, True, None, "}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.file);
+    const Captured cap = real(c.file);
+    ASSERT_EQ(cap.map.segments.size(), 1U);
+    const auto m = search::match_recipe(cap.run.code, cap.map, cap.map.segments[0]);
+    ASSERT_TRUE(m.has_value());
+    EXPECT_EQ(m->recipe, "pool");
+    EXPECT_EQ(m->params, c.params);
+    const std::string text = search::candidate_source(*m, 0, search::recipe_settings(*m).at(0));
+    EXPECT_NE(text.find("from kernelopt.recipes.pool import avg_pool"), std::string::npos);
+    EXPECT_NE(text.find(c.call), std::string::npos) << text;
+  }
+  const auto l45 = real("h200_level1_45_Average_Pooling_2D_graph_0.py");
+  const auto m45 = search::match_recipe(l45.run.code, l45.map, l45.map.segments.at(0));
+  ASSERT_TRUE(m45.has_value());
+  EXPECT_EQ(m45->params.at("op"), "avg");
+}
+
+// Reductions over a middle dimension beyond sum/max/argmax: mean.dim, prod.dim_int, argmin.
+TEST(RecipeMatch, MeanProdArgminOverAMiddleDimension) {
+  const std::vector<std::pair<const char*, const char*>> cases = {
+      {"h200_example_mean_middle_graph_0.py", "mean"},
+      {"h200_example_prod_middle_graph_0.py", "prod"},
+      {"h200_example_argmin_middle_graph_0.py", "argmin"}};
+  for (const auto& [file, op] : cases) {
+    SCOPED_TRACE(file);
+    const auto m = first_match(real(file));
+    ASSERT_TRUE(m.has_value());
+    EXPECT_EQ(m->params, (nlohmann::json{{"op", op}, {"dim", 1}}));
+  }
+}
+
+// cumprod, and cumsum(x) - x (an exclusive sum as a model writes it), on real H200 captures.
+TEST(RecipeMatch, CumprodAndCumsumMinusTheElement) {
+  const auto prod = real("h200_example_cumprod_rows_graph_0.py");
+  const auto mp = search::match_recipe(prod.run.code, prod.map, prod.map.segments.at(0));
+  ASSERT_TRUE(mp.has_value());
+  EXPECT_EQ(mp->recipe, "scan");
+  EXPECT_EQ(mp->params, (nlohmann::json{{"x", "arg0_1"},
+                                        {"mask", nullptr},
+                                        {"reverse", false},
+                                        {"op", "prod"},
+                                        {"minus", false}}));
+  const auto ex = real("h200_example_exclusive_cumsum_graph_0.py");
+  const auto me = search::match_recipe(ex.run.code, ex.map, ex.map.segments.at(0));
+  ASSERT_TRUE(me.has_value());
+  EXPECT_EQ(
+      me->params,
+      (nlohmann::json{
+          {"x", "arg0_1"}, {"mask", nullptr}, {"reverse", false}, {"op", "sum"}, {"minus", true}}));
+  const std::string text = search::candidate_source(*me, 0, search::recipe_settings(*me).at(0));
+  EXPECT_NE(text.find("\"sum\", minus=True)"), std::string::npos) << text;
+}
+
+// x / sum(abs(x), 1, keepdim=True) on a real H200 capture; the same with the sum's input not
+// abs(x) (x / sum(x)) is not an L1 normalization.
+TEST(RecipeMatch, RowTwoPassOnL1Normalization) {
+  const std::string file = "h200_example_l1_norm_rows_graph_0.py";
+  const auto c = real(file);
+  const auto m = search::match_recipe(c.run.code, c.map, c.map.segments.at(0));
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->recipe, "row_two_pass");
+  EXPECT_EQ(m->params, (nlohmann::json{{"op", "l1_normalize"}}));
+  std::ifstream in(fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures/output_code/real" / file);
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  std::string text = buffer.str();
+  const std::string from = "sum.dim_IntList](args = (%abs_1,";
+  ASSERT_NE(text.find(from), std::string::npos);
+  text.replace(text.find(from), from.size(), "sum.dim_IntList](args = (%arg0_1,");
+  Captured other;
+  other.run.code = inductor::parse_output_code(text);
+  other.map = analysis::build_dispatch_map({other.run}, {});
+  EXPECT_FALSE(
+      search::match_row_two_pass(other.run.code, other.map, other.map.segments.at(0)).has_value());
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-"""Reductions over one dimension that is not the innermost: sum, max, min, argmax, argmin.
+"""Reductions over one dimension that is not the innermost: sum, mean, prod, max, min, argmax,
+argmin.
 
 The input is seen as [B, R, C] (R the reduced dimension, C the contiguous columns after it). Each
 program owns one b and a block of CB contiguous columns, and walks R in steps of RB rows: every
@@ -12,9 +13,14 @@ import torch
 import triton
 import triton.language as tl
 
-OPS = ("sum", "max", "min", "argmax", "argmin")
-_NEUTRAL = {"sum": 0.0, "max": float("-inf"), "argmax": float("-inf"), "min": float("inf"),
+OPS = ("sum", "mean", "prod", "max", "min", "argmax", "argmin")
+_NEUTRAL = {"sum": 0.0, "mean": 0.0, "prod": 1.0, "max": float("-inf"), "argmax": float("-inf"), "min": float("inf"),
             "argmin": float("inf")}
+
+
+@triton.jit
+def _multiply(a, b):
+    return a * b
 
 
 @triton.jit
@@ -31,8 +37,10 @@ def _reduce_middle(x_ptr, out_ptr, n_reduce, n_cols, x_batch, x_row, out_batch,
         rows = start + lanes
         ok = (rows < n_reduce)[:, None] & col_ok[None, :]
         v = tl.load(base + rows[:, None].to(tl.int64) * x_row, mask=ok, other=NEUTRAL).to(tl.float32)
-        if OP == "sum":
+        if OP == "sum" or OP == "mean":
             acc += v
+        elif OP == "prod":
+            acc *= v
         elif OP == "max" or OP == "min":
             if OP == "max":
                 better = v > acc
@@ -50,8 +58,13 @@ def _reduce_middle(x_ptr, out_ptr, n_reduce, n_cols, x_batch, x_row, out_batch,
     out = out_ptr + batch * out_batch + cols
     nan_lane = acc != acc
     any_nan = tl.max(nan_lane.to(tl.int32), 0) > 0
-    if OP == "sum":
-        tl.store(out, tl.sum(acc, 0).to(out_ptr.dtype.element_ty), mask=col_ok)
+    if OP == "sum" or OP == "mean":
+        total = tl.sum(acc, 0)
+        if OP == "mean":
+            total = total / n_reduce
+        tl.store(out, total.to(out_ptr.dtype.element_ty), mask=col_ok)
+    elif OP == "prod":
+        tl.store(out, tl.reduce(acc, 0, _multiply).to(out_ptr.dtype.element_ty), mask=col_ok)
     elif OP == "max" or OP == "min":
         if OP == "max":
             best = tl.max(acc, 0)
@@ -116,8 +129,8 @@ def reduce_dim(x, out, dim, op, rows_per_step=8, cols_per_program=256, num_warps
 
 def reference(x, dim, op):
     """What PyTorch computes (the tests' reference)."""
-    if op == "sum":
-        return x.sum(dim)
+    if op in ("sum", "mean", "prod"):
+        return getattr(torch, op)(x, dim)
     if op in ("max", "min"):
         return getattr(torch, op)(x, dim=dim)[0]
     return getattr(torch, op)(x, dim=dim)

@@ -1,5 +1,5 @@
-"""Row operations that must read a row twice: L2 normalization, softmax, log-softmax over the
-innermost (contiguous) dimension, for rows too long to keep on chip.
+"""Row operations that must read a row twice: L2 and L1 normalization, softmax, log-softmax over
+the innermost (contiguous) dimension, for rows too long to keep on chip.
 
 Pass 1 walks the row forward and folds it into statistics (the sum of squares; an online max and
 sum of exponentials); pass 2 writes the output. Two things make the second read cheaper than
@@ -16,22 +16,43 @@ chunks of BLOCK elements (vectorized), and a masked tail; this needs the input a
 have the same stride and the same 16-byte phase.
 
 Accumulates in float32, writes the output's dtype. l2_normalize divides by the norm as
-`x / torch.norm(x, p=2, dim=-1, keepdim=True)` does (a zero row gives NaN, as there).
+`x / torch.norm(x, p=2, dim=-1, keepdim=True)` does (a zero row gives NaN, as there); l1_normalize
+by the sum of absolute values, l1_mean_normalize by their mean.
 """
 
 import torch
 import triton
 import triton.language as tl
 
-OPS = ("l2_normalize", "softmax", "log_softmax")
+OPS = ("l2_normalize", "l1_normalize", "l1_mean_normalize", "softmax", "log_softmax")
+
+
+@triton.constexpr_function
+def _sums(op):
+    """The normalizations, whose statistic is one sum (the softmax family keeps a max and a sum)."""
+    return op in ("l2_normalize", "l1_normalize", "l1_mean_normalize")
+
+
+@triton.jit
+def _divisor(total, n_cols, OP: tl.constexpr):
+    # What a normalization divides by, from its sum.
+    if OP == "l2_normalize":
+        return tl.sqrt(total)
+    elif OP == "l1_mean_normalize":
+        return total / n_cols
+    else:
+        return total
 
 
 @triton.jit
 def _stats_chunk(v, ok, acc_a, acc_b, OP: tl.constexpr):
-    # acc_a/acc_b: sum of squares (and unused) for l2_normalize; running max and sum of exp
-    # relative to it for the softmax family. Masked lanes must not change the accumulators.
+    # acc_a/acc_b: sum of squares or of absolute values (and unused) for the normalizations;
+    # running max and sum of exp relative to it for the softmax family. Masked lanes must not
+    # change the accumulators.
     if OP == "l2_normalize":
         acc_a += tl.where(ok, v * v, 0.0)
+    elif _sums(OP):
+        acc_a += tl.where(ok, tl.abs(v), 0.0)
     else:
         v = tl.where(ok, v, float("-inf"))
         new_max = tl.maximum(acc_a, v)
@@ -45,8 +66,8 @@ def _stats_chunk(v, ok, acc_a, acc_b, OP: tl.constexpr):
 
 @triton.jit
 def _finish_stats(acc_a, acc_b, OP: tl.constexpr):
-    if OP == "l2_normalize":
-        return tl.sum(acc_a, 0), 0.0  # the sum of squares; the caller takes the root
+    if _sums(OP):
+        return tl.sum(acc_a, 0), 0.0  # the sum; the caller makes it a divisor
     else:
         row_max = tl.max(acc_a, 0)
         scale = tl.where(acc_a == float("-inf"), 0.0, tl.exp(acc_a - row_max))
@@ -56,7 +77,7 @@ def _finish_stats(acc_a, acc_b, OP: tl.constexpr):
 
 @triton.jit
 def _apply(v, s_a, s_b, OP: tl.constexpr):
-    if OP == "l2_normalize":
+    if _sums(OP):
         return v / s_a
     elif OP == "softmax":
         return tl.exp(v - s_a) / s_b
@@ -72,7 +93,7 @@ def _row_two_pass(x_ptr, out_ptr, n_rows, n_cols, x_row, out_row, OP: tl.constex
     first = pid.to(tl.int64)
     lanes = tl.arange(0, BLOCK)
     head_lanes = tl.arange(0, 4)
-    init = 0.0 if OP == "l2_normalize" else float("-inf")
+    init = 0.0 if _sums(OP) else float("-inf")
     for i in tl.range(0, tl.cdiv(n_rows - pid, n_programs)):
         row = first + i * n_programs  # int64: row * stride overflows 32 bits on large inputs
         x_base = row * x_row
@@ -100,8 +121,8 @@ def _row_two_pass(x_ptr, out_ptr, n_rows, n_cols, x_row, out_row, OP: tl.constex
                          eviction_policy="evict_last").to(tl.float32)
             acc_a, acc_b = _stats_chunk(tv, t_ok, acc_a, acc_b, OP)
             s_a, s_b = _finish_stats(acc_a, acc_b, OP)
-            if OP == "l2_normalize":
-                s_a = tl.sqrt(s_a + tl.sum(h_a, 0))
+            if _sums(OP):
+                s_a = _divisor(s_a + tl.sum(h_a, 0), n_cols, OP)
             else:
                 h_max, h_sum = _finish_stats(h_a, h_b, OP)
                 both = tl.maximum(s_a, h_max)
@@ -128,8 +149,8 @@ def _row_two_pass(x_ptr, out_ptr, n_rows, n_cols, x_row, out_row, OP: tl.constex
                 v = tl.load(x_ptr + x_base + cols, mask=ok, other=0.0, eviction_policy="evict_last").to(tl.float32)
                 acc_a, acc_b = _stats_chunk(v, ok, acc_a, acc_b, OP)
             s_a, s_b = _finish_stats(acc_a, acc_b, OP)
-            if OP == "l2_normalize":
-                s_a = tl.sqrt(s_a)
+            if _sums(OP):
+                s_a = _divisor(s_a, n_cols, OP)
             for c in tl.range(0, n_chunks):
                 if REVERSE:
                     k = n_chunks - 1 - c

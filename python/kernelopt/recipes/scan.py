@@ -1,13 +1,17 @@
-"""Cumulative sums over the innermost (contiguous) dimension, forward or reversed, of x or of
-x * mask: cumsum(x, -1), cumsum(x.flip(-1), -1).flip(-1), cumsum(x * mask, -1).
+"""Cumulative sums and products over the innermost (contiguous) dimension, forward or reversed,
+inclusive or exclusive, of x or of x * mask: cumsum(x, -1), cumsum(x.flip(-1), -1).flip(-1),
+cumsum(x * mask, -1), cumprod(x, -1), and the exclusive forms (out[j] combines x[:j], or x[j+1:]
+reversed; the first element is 0 for a sum and 1 for a product).
 
 One read and one write per element. Each program owns ROWS rows and walks them in BLOCK-element
 chunks, carrying the running sum from chunk to chunk (the scan inside a chunk is tl.cumsum). The
 reversed scan walks the row from its end, loading each chunk in reverse order so that the scan
 inside the chunk already runs from the end: no flipped copy of the input or of the result, and the
 same order of additions as cumsum of the flipped row (a suffix sum computed as total - prefix would
-lose digits to cancellation). Accumulates in float32; writes the output's dtype. The mask is
-multiplied in (x * mask, as PyTorch does: NaN * 0 stays NaN).
+lose digits to cancellation). The exclusive scan loads each chunk shifted by one element (the
+neighbour is in the same cache lines), so no total minus element is formed either. Accumulates in
+float32; writes the output's dtype. The mask is multiplied in (x * mask, as PyTorch does: NaN * 0
+stays NaN).
 """
 
 import torch
@@ -17,12 +21,16 @@ import triton.language as tl
 
 @triton.jit
 def _scan_rows(x_ptr, m_ptr, out_ptr, n_rows, n_cols, x_row, m_row, out_row, HAS_MASK: tl.constexpr,
-               REVERSE: tl.constexpr, ROWS: tl.constexpr, BLOCK: tl.constexpr):
+               REVERSE: tl.constexpr, ROWS: tl.constexpr, BLOCK: tl.constexpr, PROD: tl.constexpr = False,
+               EXCLUSIVE: tl.constexpr = False, MINUS: tl.constexpr = False):
     rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
     row_ok = rows < n_rows
     rows64 = rows.to(tl.int64)
     lanes = tl.arange(0, BLOCK)
-    carry = tl.zeros([ROWS], tl.float32)
+    if PROD:
+        carry = tl.full([ROWS], 1.0, tl.float32)
+    else:
+        carry = tl.zeros([ROWS], tl.float32)
     for start in tl.range(0, n_cols, BLOCK):
         if REVERSE:
             cols = n_cols - 1 - (start + lanes)  # the chunk read from the end of the row
@@ -31,12 +39,27 @@ def _scan_rows(x_ptr, m_ptr, out_ptr, n_rows, n_cols, x_row, m_row, out_row, HAS
             cols = start + lanes
             ok = cols < n_cols
         both = row_ok[:, None] & ok[None, :]
-        v = tl.load(x_ptr + rows64[:, None] * x_row + cols[None, :], mask=both, other=0.0).to(tl.float32)
+        src = cols  # the element combined at cols: itself, or its neighbour for the exclusive scan
+        if EXCLUSIVE:
+            if REVERSE:
+                src = cols + 1
+            else:
+                src = cols - 1
+        take = row_ok[:, None] & ((src >= 0) & (src < n_cols))[None, :]
+        if PROD:
+            v = tl.load(x_ptr + rows64[:, None] * x_row + src[None, :], mask=take, other=1.0).to(tl.float32)
+        else:
+            v = tl.load(x_ptr + rows64[:, None] * x_row + src[None, :], mask=take, other=0.0).to(tl.float32)
         if HAS_MASK:
-            keep = tl.load(m_ptr + rows64[:, None] * m_row + cols[None, :], mask=both, other=0)
-            v = v * keep.to(tl.float32)
-        acc = tl.cumsum(v, axis=1) + carry[:, None]
-        carry = tl.sum(tl.where(lanes[None, :] == BLOCK - 1, acc, 0.0), axis=1)
+            keep = tl.load(m_ptr + rows64[:, None] * m_row + src[None, :], mask=take, other=0)
+            v = tl.where(take, v * keep.to(tl.float32), v)
+        if PROD:
+            acc = tl.cumprod(v, axis=1) * carry[:, None]
+        else:
+            acc = tl.cumsum(v, axis=1) + carry[:, None]
+        carry = tl.sum(tl.where(lanes[None, :] == BLOCK - 1, acc, 0.0), axis=1)  # the last lane's
+        if MINUS:
+            acc = acc - v  # cumsum(x) - x as written (inf - inf is NaN there too)
         tl.store(out_ptr + rows64[:, None] * out_row + cols[None, :], acc.to(out_ptr.dtype.element_ty), mask=both)
 
 
@@ -52,8 +75,16 @@ def matches(x, out, mask=None):
     return None
 
 
-def cumsum_rows(x, out, mask=None, reverse=False, rows=1, block=1024, num_warps=4):
-    """out = cumsum over the last dim of x (times mask), from the end of each row when reverse."""
+def cumsum_rows(x, out, mask=None, reverse=False, rows=1, block=1024, num_warps=4, op="sum",
+                exclusive=False, minus=False):
+    """out = cumsum (op "sum") or cumprod (op "prod") over the last dim of x (times mask), from the
+    end of each row when reverse, of the elements before (or after, reversed) each one when
+    exclusive. With minus, out = cumsum - x (the element subtracted, as a model writes an exclusive
+    sum; not the same as exclusive where x holds inf or NaN)."""
+    if op not in ("sum", "prod"):
+        raise ValueError(f"scan: op must be 'sum' or 'prod', got {op!r}")
+    if minus and (op != "sum" or exclusive):
+        raise ValueError("scan: minus subtracts the element from an inclusive sum only")
     why = matches(x, out, mask)
     if why:
         raise ValueError(why)
@@ -65,5 +96,7 @@ def cumsum_rows(x, out, mask=None, reverse=False, rows=1, block=1024, num_warps=
         m = m.view(torch.uint8)  # the same bytes; Triton loads int1 pointers poorly
     _scan_rows[(triton.cdiv(n_rows, rows),)](
         x, m, out, n_rows, n_cols, x.stride(0), m.stride(0), out.stride(0), HAS_MASK=mask is not None,
-        REVERSE=bool(reverse), ROWS=rows, BLOCK=block, num_warps=num_warps)
+        REVERSE=bool(reverse), ROWS=rows, BLOCK=block, PROD=op == "prod", EXCLUSIVE=bool(exclusive),
+        MINUS=bool(minus),
+        num_warps=num_warps)
     return out

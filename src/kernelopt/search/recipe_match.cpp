@@ -132,6 +132,42 @@ std::optional<RecipeMatch> match_l2_by_powers(const inductor::GraphFragment& fra
                   fmt::join(input->shape, ", "))};
 }
 
+// L1 normalization, x / sum(abs(x), [last], keepdim=True) (or the mean of abs(x)): abs, sum or
+// mean over the last dimension with keepdim, div(x, that).
+std::optional<RecipeMatch> match_l1(const inductor::GraphFragment& fragment,
+                                    const std::multiset<std::string>& targets) {
+  static const std::string abs = "torch.ops.aten.abs.default";
+  static const std::string sum = "torch.ops.aten.sum.dim_IntList";
+  static const std::string mean = "torch.ops.aten.mean.dim";
+  static const std::string div = "torch.ops.aten.div.Tensor";
+  const bool by_sum = targets == std::multiset<std::string>{abs, sum, div};
+  if (!by_sum && targets != std::multiset<std::string>{abs, mean, div}) return std::nullopt;
+  const inductor::FragmentNode* magnitude = nullptr;
+  const inductor::FragmentNode* total = nullptr;
+  const inductor::FragmentNode* quotient = nullptr;
+  for (const auto& node : fragment.nodes) {
+    if (node.target == abs) magnitude = &node;
+    if (node.target == sum || node.target == mean) total = &node;
+    if (node.target == div) quotient = &node;
+  }
+  if (total->args.size() < 3 || total->args[2] != "True" || quotient->args.size() != 2 ||
+      referenced(total->args[0]) != magnitude->name ||
+      referenced(quotient->args[1]) != total->name ||
+      referenced(quotient->args[0]) != referenced(magnitude->args.at(0))) {
+    return std::nullopt;
+  }
+  const inductor::FragmentNode* input = first_input(fragment, *magnitude);
+  if (input == nullptr || !float_dtype(input->dtype)) return std::nullopt;
+  const long rank = static_cast<long>(input->shape.size());
+  if (rank < 1 || input->stride.size() != input->shape.size()) return std::nullopt;
+  if (!is_last_dim(total->args[1], rank) || !contiguous_after(*input, -1)) return std::nullopt;
+  const char* op = by_sum ? "l1_normalize" : "l1_mean_normalize";
+  return RecipeMatch{"row_two_pass",
+                     {{"op", op}},
+                     fmt::format("{} over the last dim of {}[{}] (abs, {}, div)", op, input->dtype,
+                                 fmt::join(input->shape, ", "), by_sum ? "sum" : "mean")};
+}
+
 }  // namespace
 
 std::optional<RecipeMatch> match_reduce_dim(const inductor::OutputCode& code,
@@ -141,7 +177,8 @@ std::optional<RecipeMatch> match_reduce_dim(const inductor::OutputCode& code,
       {"torch.ops.aten.argmax.default", "argmax"}, {"torch.ops.aten.argmin.default", "argmin"},
       {"torch.ops.aten.amax.default", "max"},      {"torch.ops.aten.amin.default", "min"},
       {"torch.ops.aten.max.dim", "max"},           {"torch.ops.aten.min.dim", "min"},
-      {"torch.ops.aten.sum.dim_IntList", "sum"}};
+      {"torch.ops.aten.sum.dim_IntList", "sum"},   {"torch.ops.aten.mean.dim", "mean"},
+      {"torch.ops.aten.prod.dim_int", "prod"}};
   const auto fragment = single_fragment(code, map, segment);
   if (!fragment) return std::nullopt;
   const inductor::FragmentNode* reduction = nullptr;
@@ -195,6 +232,7 @@ std::optional<RecipeMatch> match_row_two_pass(const inductor::OutputCode& code,
       {{"log_softmax", {amax, sub, sub, exp, sum, log}}, amax},
       {{"l2_normalize", {norm, div}}, norm}};
   if (auto l2 = match_l2_by_powers(*fragment, targets)) return l2;
+  if (auto l1 = match_l1(*fragment, targets)) return l1;
   for (const auto& [form, reducer] : forms) {
     if (targets != form.targets) continue;
     const inductor::FragmentNode* reduction = nullptr;
@@ -305,6 +343,8 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
                                       const analysis::DispatchMap& map,
                                       const analysis::Segment& segment) {
   static const std::string cumsum = "torch.ops.aten.cumsum.default";
+  static const std::string cumprod = "torch.ops.aten.cumprod.default";
+  static const std::string sub = "torch.ops.aten.sub.Tensor";  // cumsum(x) - x: exclusive
   static const std::string flip = "torch.ops.aten.flip.default";
   static const std::string rev = "torch.ops.prims.rev.default";  // flip after decomposition
   static const std::string mul = "torch.ops.aten.mul.Tensor";
@@ -317,8 +357,8 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
   for (const auto& fragment : *fragments) {
     for (const auto& node : fragment.nodes) {
       if (node.op == "call_function") {
-        if (node.target != cumsum && node.target != flip && node.target != rev &&
-            node.target != mul) {
+        if (node.target != cumsum && node.target != cumprod && node.target != flip &&
+            node.target != rev && node.target != mul && node.target != sub) {
           return std::nullopt;
         }
         calls.push_back(&node);
@@ -334,12 +374,17 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
     return it == nodes.end() ? nullptr : it->second;
   };
   const inductor::FragmentNode* scan = nullptr;
+  const inductor::FragmentNode* minus = nullptr;
   int flips = 0;
   int muls = 0;
   for (const auto* node : calls) {
-    if (node->target == cumsum) {
+    if (node->target == cumsum || node->target == cumprod) {
       if (scan != nullptr) return std::nullopt;
       scan = node;
+    }
+    if (node->target == sub) {
+      if (minus != nullptr) return std::nullopt;
+      minus = node;
     }
     flips += node->target == flip || node->target == rev ? 1 : 0;
     muls += node->target == mul ? 1 : 0;
@@ -347,6 +392,9 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
   if (scan == nullptr || scan->args.size() < 2 || (flips != 0 && flips != 2) || muls > 1) {
     return std::nullopt;
   }
+  // An exclusive sum as a model writes it, the inclusive one minus the element: sub(scan's final
+  // result, its source); not for a product.
+  if (minus != nullptr && (scan->target != cumsum || minus->args.size() != 2)) return std::nullopt;
   // Walk back from the scan's input: [flip] <- [mul(x, mask)] <- x.
   const inductor::FragmentNode* source = arg_node(scan->args[0]);
   const bool reverse = flips == 2;
@@ -378,8 +426,10 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
   }
   if (!is_last_dim(scan->args[1], rank)) return std::nullopt;
   // Both flips over exactly the scanned dimension, the second one of the scan's result.
+  const inductor::FragmentNode* result = scan;  // the inclusive scan, flipped back if reversed
   for (const auto* node : calls) {
     if (node->target != flip && node->target != rev) continue;
+    if (node != arg_node(scan->args[0])) result = node;
     if (node->args.size() < 2 || !is_last_dim(node->args[1], rank)) return std::nullopt;
     // flip(scan's result) or flip(scan's input); a later kernel may see the scan's result as a
     // placeholder of its own name (not a graph input of the segment).
@@ -389,12 +439,27 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
                           input != mask && input->shape == x->shape);
     if (!scan_result && input != source) return std::nullopt;
   }
-  nlohmann::json params = {{"x", x->name}, {"mask", nullptr}, {"reverse", reverse}};
+  if (minus != nullptr) {
+    // sub(result, source): the second operand is what was scanned; a later kernel may see the
+    // result as a placeholder of its own name.
+    const auto* lhs = arg_node(minus->args[0]);
+    const bool lhs_result = lhs == result || (lhs != nullptr && lhs->op == "placeholder" &&
+                                              lhs != x && lhs != mask && lhs->shape == x->shape);
+    if (!lhs_result || arg_node(minus->args[1]) != source) return std::nullopt;
+  }
+  const bool prod = scan->target == cumprod;
+  nlohmann::json params = {{"x", x->name},
+                           {"mask", nullptr},
+                           {"reverse", reverse},
+                           {"op", prod ? "prod" : "sum"},
+                           {"minus", minus != nullptr}};
   if (mask != nullptr) params["mask"] = mask->name;
-  return RecipeMatch{"scan", params,
-                     fmt::format("{}cumsum over the last dim of {}[{}]{}",
-                                 reverse ? "reversed " : "", x->dtype, fmt::join(x->shape, ", "),
-                                 mask != nullptr ? " times a " + mask->dtype + " mask" : "")};
+  return RecipeMatch{
+      "scan", params,
+      fmt::format("{}{}{} over the last dim of {}[{}]{}", reverse ? "reversed " : "",
+                  prod ? "cumprod" : "cumsum", minus != nullptr ? " minus the element" : "",
+                  x->dtype, fmt::join(x->shape, ", "),
+                  mask != nullptr ? " times a " + mask->dtype + " mask" : "")};
 }
 
 namespace {
@@ -417,13 +482,15 @@ std::optional<std::vector<long>> integer_list(const std::string& text) {
 
 }  // namespace
 
-std::optional<RecipeMatch> match_max_pool(const inductor::OutputCode& code,
-                                          const analysis::DispatchMap& map,
-                                          const analysis::Segment& segment) {
-  static const std::set<std::string> pools = {
+std::optional<RecipeMatch> match_pool(const inductor::OutputCode& code,
+                                      const analysis::DispatchMap& map,
+                                      const analysis::Segment& segment) {
+  static const std::set<std::string> max_pools = {
       "torch.ops.prims._low_memory_max_pool_with_offsets.default",
       "torch.ops.aten.max_pool2d_with_indices.default",
       "torch.ops.aten.max_pool3d_with_indices.default"};
+  static const std::set<std::string> avg_pools = {"torch.ops.aten.avg_pool2d.default",
+                                                  "torch.ops.aten.avg_pool3d.default"};
   static const std::string unsqueeze = "torch.ops.aten.unsqueeze.default";
   const auto fragment = single_fragment(code, map, segment);
   if (!fragment) return std::nullopt;
@@ -431,7 +498,8 @@ std::optional<RecipeMatch> match_max_pool(const inductor::OutputCode& code,
   const inductor::FragmentNode* lift = nullptr;
   for (const auto& node : fragment->nodes) {
     if (node.op != "call_function" || is_getitem(node)) continue;
-    if (pools.count(node.target) != 0 && pool == nullptr) {
+    if ((max_pools.count(node.target) != 0 || avg_pools.count(node.target) != 0) &&
+        pool == nullptr) {
       pool = &node;
     } else if (node.target == unsqueeze && lift == nullptr) {
       lift = &node;
@@ -459,7 +527,9 @@ std::optional<RecipeMatch> match_max_pool(const inductor::OutputCode& code,
   const std::size_t dims = kernel->size();
   const long rank = static_cast<long>(x->shape.size()) + (lift_dim ? 1 : 0);
   if (rank < static_cast<long>(dims) + 1) return std::nullopt;
-  // stride, padding, dilation, ceil_mode; defaults as in ATen (stride [] = the kernel).
+  // Max: (x, kernel, stride, padding, dilation, ceil_mode); average: (x, kernel, stride, padding,
+  // ceil_mode, count_include_pad, divisor_override). Defaults as in ATen (stride [] = the kernel).
+  const bool avg = avg_pools.count(pool->target) != 0;
   const auto list_or = [&](std::size_t i, long fill) -> std::optional<std::vector<long>> {
     if (pool->args.size() <= i) return std::vector<long>(dims, fill);
     auto v = integer_list(pool->args[i]);
@@ -471,21 +541,35 @@ std::optional<RecipeMatch> match_max_pool(const inductor::OutputCode& code,
   };
   auto stride = list_or(2, 0);
   const auto padding = list_or(3, 0);
-  const auto dilation = list_or(4, 1);
+  const auto dilation = avg ? std::optional(std::vector<long>(dims, 1)) : list_or(4, 1);
   if (!stride || !padding || !dilation) return std::nullopt;
   if (std::all_of(stride->begin(), stride->end(), [](long v) { return v == 0; })) stride = kernel;
-  bool ceil = false;
-  if (pool->args.size() > 5) {
-    if (pool->args[5] != "True" && pool->args[5] != "False") return std::nullopt;
-    ceil = pool->args[5] == "True";
-  }
-  nlohmann::json params = {{"x", x->name},      {"unsqueeze", nullptr}, {"kernel", *kernel},
-                           {"stride", *stride}, {"padding", *padding},  {"dilation", *dilation},
-                           {"ceil_mode", ceil}};
+  // A boolean argument at position i, or its default; nullopt when it is not a literal.
+  const auto flag = [&](std::size_t i, bool fallback) -> std::optional<bool> {
+    if (pool->args.size() <= i) return fallback;
+    if (pool->args[i] != "True" && pool->args[i] != "False") return std::nullopt;
+    return pool->args[i] == "True";
+  };
+  const auto ceil = flag(avg ? 4 : 5, false);
+  const auto count_pad = flag(5, true);
+  if (!ceil || (avg && !count_pad)) return std::nullopt;
+  nlohmann::json params = {{"op", avg ? "avg" : "max"}, {"x", x->name},      {"unsqueeze", nullptr},
+                           {"kernel", *kernel},         {"stride", *stride}, {"padding", *padding},
+                           {"dilation", *dilation},     {"ceil_mode", *ceil}};
   if (lift_dim) params["unsqueeze"] = *lift_dim;
-  return RecipeMatch{"max_pool", params,
-                     fmt::format("max pool {}d, kernel [{}], of {}[{}]", dims,
-                                 fmt::join(*kernel, ", "), x->dtype, fmt::join(x->shape, ", "))};
+  if (avg) {
+    params["count_include_pad"] = *count_pad;
+    params["divisor_override"] = nullptr;
+    if (pool->args.size() > 6 && pool->args[6] != "None") {
+      const auto divisor = integer(pool->args[6]);
+      if (!divisor || *divisor <= 0) return std::nullopt;
+      params["divisor_override"] = *divisor;
+    }
+  }
+  return RecipeMatch{
+      "pool", params,
+      fmt::format("{} pool {}d, kernel [{}], of {}[{}]", avg ? "average" : "max", dims,
+                  fmt::join(*kernel, ", "), x->dtype, fmt::join(x->shape, ", "))};
 }
 
 std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
@@ -495,7 +579,7 @@ std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
   if (auto m = match_row_two_pass(code, map, segment)) return m;
   if (auto m = match_cross_entropy(code, map, segment)) return m;
   if (auto m = match_scan(code, map, segment)) return m;
-  return match_max_pool(code, map, segment);
+  return match_pool(code, map, segment);
 }
 
 std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
@@ -505,7 +589,7 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
             {{"rows_per_step", 8}, {"cols_per_program", 256}, {"num_warps", 4}},
             {{"rows_per_step", 2}, {"cols_per_program", 1024}, {"num_warps", 8}}};
   }
-  if (match.recipe == "max_pool") {
+  if (match.recipe == "pool") {
     // Output rows x contiguous output columns per program.
     return {{{"rows", 4}, {"block", 256}, {"num_warps", 4}},
             {{"rows", 1}, {"block", 1024}, {"num_warps", 4}},
@@ -550,7 +634,7 @@ std::string prelude(const RecipeMatch& match, int segment, const std::string& fu
 std::string candidate_source(const RecipeMatch& match,
                              int segment,
                              const nlohmann::json& settings) {
-  if (match.recipe == "max_pool") {
+  if (match.recipe == "pool") {
     const auto& p = match.params;
     const std::string lift = p.at("unsqueeze").is_null()
                                  ? ""
@@ -558,19 +642,29 @@ std::string candidate_source(const RecipeMatch& match,
     const auto list = [&](const char* key) {
       return fmt::format("[{}]", fmt::join(p.at(key).get<std::vector<long>>(), ", "));
     };
-    return prelude(match, segment, "max_pool") +
+    const bool avg = p.at("op") == "avg";
+    const std::string call =
+        avg ? fmt::format("avg_pool(x, out, {}, {}, {}, {}, {}, {}, ", list("kernel"),
+                          list("stride"), list("padding"),
+                          p.at("ceil_mode").get<bool>() ? "True" : "False",
+                          p.at("count_include_pad").get<bool>() ? "True" : "False",
+                          p.at("divisor_override").is_null()
+                              ? std::string("None")
+                              : std::to_string(p.at("divisor_override").get<long>()))
+            : fmt::format("max_pool(x, out, {}, {}, {}, {}, ", list("kernel"), list("stride"),
+                          list("padding"), list("dilation"));
+    return prelude(match, segment, avg ? "avg_pool" : "max_pool") +
            fmt::format(
                "    x = inputs[\"{x}\"]{lift}\n"
                "    (out,) = outputs.values()\n"
-               "    max_pool(x, out, {k}, {s}, {p}, {d}, {rows}, {block}, {warps}, "
-               "ceil_mode={ceil})\n",
+               "    {call}rows={rows}, block={block}, num_warps={warps}{ceil})\n",
                fmt::arg("x", p.at("x").get<std::string>()), fmt::arg("lift", lift),
-               fmt::arg("k", list("kernel")), fmt::arg("s", list("stride")),
-               fmt::arg("p", list("padding")), fmt::arg("d", list("dilation")),
-               fmt::arg("rows", settings.value("rows", 4)),
+               fmt::arg("call", call), fmt::arg("rows", settings.value("rows", 4)),
                fmt::arg("block", settings.value("block", 256)),
                fmt::arg("warps", settings.value("num_warps", 4)),
-               fmt::arg("ceil", p.at("ceil_mode").get<bool>() ? "True" : "False"));
+               fmt::arg("ceil", avg ? ""
+                                    : (p.at("ceil_mode").get<bool>() ? ", ceil_mode=True"
+                                                                     : ", ceil_mode=False")));
   }
   if (match.recipe == "scan") {
     const bool masked = !match.params.at("mask").is_null();
@@ -582,12 +676,14 @@ std::string candidate_source(const RecipeMatch& match,
                "    n = x.shape[-1]\n"
                "    cumsum_rows(x.view(-1, n), out.view(-1, n),\n"
                "                None if mask is None else mask.view(-1, n),\n"
-               "                {reverse}, {rows}, {block}, {warps})\n",
+               "                {reverse}, {rows}, {block}, {warps}, \"{op}\", minus={minus})\n",
                fmt::arg("x", match.params.at("x").get<std::string>()),
                fmt::arg("mask", masked ? fmt::format("inputs[\"{}\"]",
                                                      match.params.at("mask").get<std::string>())
                                        : std::string("None")),
                fmt::arg("reverse", match.params.at("reverse").get<bool>() ? "True" : "False"),
+               fmt::arg("op", match.params.value("op", "sum")),
+               fmt::arg("minus", match.params.value("minus", false) ? "True" : "False"),
                fmt::arg("rows", settings.value("rows", 1)),
                fmt::arg("block", settings.value("block", 1024)),
                fmt::arg("warps", settings.value("num_warps", 4)));

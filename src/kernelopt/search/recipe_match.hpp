@@ -15,23 +15,25 @@
 namespace kernelopt::search {
 
 struct RecipeMatch {
-  std::string recipe;     // "reduce_dim", "row_two_pass", "cross_entropy", "scan", "max_pool"
+  std::string recipe;     // "reduce_dim", "row_two_pass", "cross_entropy", "scan", "pool"
   nlohmann::json params;  // reduce_dim: {"op": "argmax", "dim": 1}; row_two_pass: {"op":
                           // "softmax"}; cross_entropy: {"reduction": "mean", "ignore_index": -100};
-                          // scan: {"x": "arg0_1", "mask": null or "arg1_1", "reverse": false}
+                          // scan: {"x": "arg0_1", "mask": null or "arg1_1", "reverse": false,
+                          // "op": "sum", "minus": false}; pool: {"op": "max" or "avg", ...}
   std::string why;        // one line: the node that matched
 };
 
-// reduce_dim: a segment of one launch computing one sum / max / min / amax / amin / argmax /
-// argmin over one dimension that is not the innermost, of a floating-point graph input whose
-// dimensions after it are contiguous. std::nullopt otherwise.
+// reduce_dim: a segment of one launch computing one sum / mean / prod / max / min / amax / amin /
+// argmax / argmin over one dimension that is not the innermost, of a floating-point graph input
+// whose dimensions after it are contiguous. std::nullopt otherwise.
 std::optional<RecipeMatch> match_reduce_dim(const inductor::OutputCode& code,
                                             const analysis::DispatchMap& map,
                                             const analysis::Segment& segment);
 
-// row_two_pass: a segment of one launch computing softmax, log-softmax or L2 normalization
-// (x / linalg_vector_norm(x, 2, [last], keepdim)) over the innermost dimension of a contiguous
-// floating-point graph input (any rank: the leading dimensions are flattened into rows).
+// row_two_pass: a segment of one launch computing softmax, log-softmax, L2 normalization
+// (x / linalg_vector_norm(x, 2, [last], keepdim), or its pow/sum/pow/div form) or L1
+// normalization (x / sum or mean of abs(x) over [last], keepdim) over the innermost dimension of a
+// contiguous floating-point graph input (any rank: the leading dimensions are flattened into rows).
 std::optional<RecipeMatch> match_row_two_pass(const inductor::OutputCode& code,
                                               const analysis::DispatchMap& map,
                                               const analysis::Segment& segment);
@@ -44,20 +46,21 @@ std::optional<RecipeMatch> match_cross_entropy(const inductor::OutputCode& code,
                                                const analysis::DispatchMap& map,
                                                const analysis::Segment& segment);
 
-// scan: a segment (one or more launches) computing cumsum over the innermost dimension of a
-// contiguous float graph input, optionally of input * mask (a second input), optionally reversed
-// as cumsum(x.flip(d), d).flip(d).
+// scan: a segment (one or more launches) computing cumsum or cumprod over the innermost dimension
+// of a contiguous float graph input, optionally of input * mask (a second input), optionally
+// reversed as cumsum(x.flip(d), d).flip(d), optionally minus the element (cumsum(x) - x, an
+// exclusive sum as models write it).
 std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
                                       const analysis::DispatchMap& map,
                                       const analysis::Segment& segment);
 
-// max_pool: a segment of one launch computing max pooling (values only) over the last 1-3
-// dimensions of a contiguous float graph input, or of its unsqueeze (KernelBench's 1-D pooling
-// reaches Inductor as a 2-D pool of x.unsqueeze(-2)): the nodes
-// prims._low_memory_max_pool_with_offsets or max_pool{2,3}d_with_indices, with literal lists.
-std::optional<RecipeMatch> match_max_pool(const inductor::OutputCode& code,
-                                          const analysis::DispatchMap& map,
-                                          const analysis::Segment& segment);
+// pool: a segment of one launch computing max pooling (values only) or average pooling over the
+// last 1-3 dimensions of a contiguous float graph input, or of its unsqueeze (1-D pooling reaches
+// Inductor as a 2-D pool of x.unsqueeze(-2)): the nodes prims._low_memory_max_pool_with_offsets,
+// max_pool{2,3}d_with_indices or avg_pool{2,3}d, with literal lists and flags.
+std::optional<RecipeMatch> match_pool(const inductor::OutputCode& code,
+                                      const analysis::DispatchMap& map,
+                                      const analysis::Segment& segment);
 
 // The first recipe that matches the segment, in the order above.
 std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,

@@ -1,12 +1,14 @@
-"""Max pooling over the last 1, 2 or 3 dimensions (any kernel, stride, padding, dilation; ceil_mode
-through the output's shape), of a contiguous float input: the values, not the indices.
+"""Max and average pooling over the last 1, 2 or 3 dimensions (any kernel, stride, padding,
+dilation for max; ceil_mode through the output's shape; for average, count_include_pad and
+divisor_override as PyTorch has them), of a contiguous float input: the values, not the indices.
 
 The input is seen as [R, D, H, W] (R: the leading dimensions; D and H are 1 when pooling over fewer
 dimensions) and the output as [R, Do, Ho, Wo]. Each program owns ROWS output rows (an (r, d, h)
 each) and BLOCK contiguous output columns; the window's taps are compile-time loops, so each tap is
 one [ROWS, BLOCK] load of neighbouring input columns (contiguous when the stride is 1). No index
-division per element, as Inductor's flat kernel does: the row decomposition is per row, once. NaN
-propagates as in PyTorch; padding counts as -inf.
+division per element, as Inductor's flat kernel does: the row decomposition is per row, once. Max:
+NaN propagates as in PyTorch and padding counts as -inf. Average: sums in float32; the divisor is
+the window clipped to the padded input (count_include_pad) or to the input, as PyTorch's kernels.
 """
 
 import triton
@@ -14,12 +16,23 @@ import triton.language as tl
 
 
 @triton.jit
-def _max_pool(x_ptr, out_ptr, n_rows, d_in, h_in, w_in, d_out, h_out, w_out, n_col_blocks,
-              SD: tl.constexpr, SH: tl.constexpr, SW: tl.constexpr,
-              PD: tl.constexpr, PH: tl.constexpr, PW: tl.constexpr,
-              DD: tl.constexpr, DH: tl.constexpr, DW: tl.constexpr,
-              KD: tl.constexpr, KH: tl.constexpr, KW: tl.constexpr,
-              ROWS: tl.constexpr, BLOCK: tl.constexpr):
+def _window(o, S: tl.constexpr, P: tl.constexpr, K: tl.constexpr, size, COUNT_PAD: tl.constexpr):
+    """How many taps of output position o's window PyTorch's average counts (as float32)."""
+    start = o * S - P
+    end = tl.minimum(start + K, size + P)
+    if COUNT_PAD:
+        return (end - start).to(tl.float32)
+    return (tl.minimum(end, size) - tl.maximum(start, 0)).to(tl.float32)
+
+
+@triton.jit
+def _pool(x_ptr, out_ptr, n_rows, d_in, h_in, w_in, d_out, h_out, w_out, n_col_blocks,
+          SD: tl.constexpr, SH: tl.constexpr, SW: tl.constexpr,
+          PD: tl.constexpr, PH: tl.constexpr, PW: tl.constexpr,
+          DD: tl.constexpr, DH: tl.constexpr, DW: tl.constexpr,
+          KD: tl.constexpr, KH: tl.constexpr, KW: tl.constexpr,
+          ROWS: tl.constexpr, BLOCK: tl.constexpr, AVG: tl.constexpr = False,
+          COUNT_PAD: tl.constexpr = True, DIVISOR: tl.constexpr = 0):
     pid = tl.program_id(0)
     row_block = pid // n_col_blocks
     col_block = pid % n_col_blocks
@@ -31,7 +44,10 @@ def _max_pool(x_ptr, out_ptr, n_rows, d_in, h_in, w_in, d_out, h_out, w_out, n_c
     cols = col_block * BLOCK + tl.arange(0, BLOCK)
     col_ok = cols < w_out
     base = x_ptr + r * d_in * h_in * w_in
-    acc = tl.full([ROWS, BLOCK], float("-inf"), tl.float32)
+    if AVG:
+        acc = tl.zeros([ROWS, BLOCK], tl.float32)
+    else:
+        acc = tl.full([ROWS, BLOCK], float("-inf"), tl.float32)
     for kd in tl.static_range(KD):
         di = d * SD - PD + kd * DD
         d_ok = (di >= 0) & (di < d_in) & row_ok
@@ -42,8 +58,17 @@ def _max_pool(x_ptr, out_ptr, n_rows, d_in, h_in, w_in, d_out, h_out, w_out, n_c
             for kw in tl.static_range(KW):
                 wi = cols * SW - PW + kw * DW
                 ok = dh_ok[:, None] & ((wi >= 0) & (wi < w_in) & col_ok)[None, :]
-                v = tl.load(row_base[:, None] + wi[None, :], mask=ok, other=float("-inf")).to(tl.float32)
-                acc = tl.where((v > acc) | (v != v), v, acc)
+                if AVG:
+                    acc += tl.load(row_base[:, None] + wi[None, :], mask=ok, other=0.0).to(tl.float32)
+                else:
+                    v = tl.load(row_base[:, None] + wi[None, :], mask=ok, other=float("-inf")).to(tl.float32)
+                    acc = tl.where((v > acc) | (v != v), v, acc)
+    if AVG:
+        if DIVISOR > 0:
+            acc = acc / DIVISOR
+        else:
+            taps_dh = _window(d, SD, PD, KD, d_in, COUNT_PAD) * _window(h, SH, PH, KH, h_in, COUNT_PAD)
+            acc = acc / (taps_dh[:, None] * _window(cols, SW, PW, KW, w_in, COUNT_PAD)[None, :])
     out = out_ptr + rows.to(tl.int64)[:, None] * w_out + cols[None, :]
     tl.store(out, acc.to(out_ptr.dtype.element_ty), mask=row_ok[:, None] & col_ok[None, :])
 
@@ -53,7 +78,7 @@ def _per_dim(value, dims):
     values = [value] if isinstance(value, int) else list(value)
     values = values * dims if len(values) == 1 else values
     if len(values) != dims:
-        raise ValueError(f"max_pool: expected {dims} values, got {values}")
+        raise ValueError(f"pool: expected {dims} values, got {values}")
     return values
 
 
@@ -71,10 +96,25 @@ def max_pool(x, out, kernel, stride=None, padding=0, dilation=1, rows=4, block=2
     """out = max_pool{1,2,3}d(x, kernel, stride, padding, dilation) over the last len(kernel) dims.
     With ceil_mode None, out's trailing dims are the output size; with True/False the size is
     computed as PyTorch does and out (contiguous, of that many elements) is viewed to it."""
+    return _launch(x, out, kernel, stride, padding, dilation, rows, block, num_warps, ceil_mode, {})
+
+
+def avg_pool(x, out, kernel, stride=None, padding=0, ceil_mode=None, count_include_pad=True,
+             divisor_override=None, rows=4, block=256, num_warps=4):
+    """out = avg_pool{1,2,3}d(x, kernel, stride, padding, ceil_mode, count_include_pad,
+    divisor_override) over the last len(kernel) dims; out as for max_pool."""
+    if divisor_override is not None and (not isinstance(divisor_override, int) or divisor_override <= 0):
+        raise ValueError(f"avg_pool: divisor_override must be a positive int, got {divisor_override!r}")
+    avg = {"AVG": True, "COUNT_PAD": bool(count_include_pad), "DIVISOR": divisor_override or 0}
+    return _launch(x, out, kernel, stride, padding, 1, rows, block, num_warps, ceil_mode, avg)
+
+
+def _launch(x, out, kernel, stride, padding, dilation, rows, block, num_warps, ceil_mode, avg):
+    name = "avg_pool" if avg else "max_pool"
     kernel = list(kernel) if isinstance(kernel, (list, tuple)) else [kernel]
     dims = len(kernel)
     if dims not in (1, 2, 3) or x.dim() < dims + 1:
-        raise ValueError("max_pool: pools 1-3 trailing dimensions of a tensor with leading ones")
+        raise ValueError(f"{name}: pools 1-3 trailing dimensions of a tensor with leading ones")
     if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0):
         stride = kernel
     stride, padding, dilation = (_per_dim(v, dims) for v in (stride, padding, dilation))
@@ -82,16 +122,16 @@ def max_pool(x, out, kernel, stride=None, padding=0, dilation=1, rows=4, block=2
         sizes = [output_size(x.shape[x.dim() - dims + i], kernel[i], stride[i], padding[i], dilation[i],
                              ceil_mode) for i in range(dims)]
         if not out.is_contiguous():
-            raise ValueError("max_pool: contiguous input and output only")
+            raise ValueError(f"{name}: contiguous input and output only")
         out = out.view(*x.shape[:-dims], *sizes)
     if out.dim() != x.dim():
-        raise ValueError("max_pool: pools 1-3 trailing dimensions of a tensor with leading ones")
+        raise ValueError(f"{name}: pools 1-3 trailing dimensions of a tensor with leading ones")
     if out.shape[:-dims] != x.shape[:-dims]:
-        raise ValueError("max_pool: input and output leading dimensions differ")
+        raise ValueError(f"{name}: input and output leading dimensions differ")
     if not (x.is_contiguous() and out.is_contiguous()):
-        raise ValueError("max_pool: contiguous input and output only")
+        raise ValueError(f"{name}: contiguous input and output only")
     if not (x.dtype.is_floating_point and out.dtype.is_floating_point):
-        raise ValueError("max_pool: float dtypes only")
+        raise ValueError(f"{name}: float dtypes only")
     # As three dimensions (D, H, W): the missing leading ones have size 1 and a window of 1.
     k, s, p, dl = ([fill] * (3 - dims) + values
                    for values, fill in ((kernel, 1), (stride, 1), (padding, 0), (dilation, 1)))
@@ -100,13 +140,13 @@ def max_pool(x, out, kernel, stride=None, padding=0, dilation=1, rows=4, block=2
     for i in range(3):
         # Every output position must have a window that starts inside the padded input.
         if spatial_out[i] > 0 and (spatial_out[i] - 1) * s[i] - p[i] >= spatial_in[i] + p[i]:
-            raise ValueError(f"max_pool: output size {spatial_out} does not fit the input {spatial_in}")
+            raise ValueError(f"{name}: output size {spatial_out} does not fit the input {spatial_in}")
     n_rows = out.numel() // max(spatial_out[2], 1)
     if out.numel() == 0:
         return out
     n_col_blocks = triton.cdiv(spatial_out[2], block)
     grid = (triton.cdiv(n_rows, rows) * n_col_blocks,)
-    _max_pool[grid](x, out, n_rows, *spatial_in, *spatial_out, n_col_blocks,
+    _pool[grid](x, out, n_rows, *spatial_in, *spatial_out, n_col_blocks,
                     SD=s[0], SH=s[1], SW=s[2], PD=p[0], PH=p[1], PW=p[2], DD=dl[0], DH=dl[1], DW=dl[2],
-                    KD=k[0], KH=k[1], KW=k[2], ROWS=rows, BLOCK=block, num_warps=num_warps)
+                    KD=k[0], KH=k[1], KW=k[2], ROWS=rows, BLOCK=block, num_warps=num_warps, **avg)
     return out
