@@ -229,7 +229,7 @@ TEST_F(BenchTest, ARunDirectoryKeepsItsSearchMode) {
   const Result searched = kernelopt(base + " --search --gate-timeout 30 --samples 10");
   EXPECT_EQ(searched.code, 4) << searched.output;  // loaded and validated; no GPU to measure
   EXPECT_EQ(read_json(run / "bench_mode.json"),
-            (nlohmann::json{{"search", true}, {"perf_gate", true}}));
+            (nlohmann::json{{"search", true}, {"perf_gate", true}, {"flags", ""}}));
   const Result plain = kernelopt(base);
   EXPECT_EQ(plain.code, 2) << plain.output;
   EXPECT_EQ(last_line(plain.output),
@@ -241,15 +241,27 @@ TEST_F(BenchTest, ARunDirectoryKeepsItsSearchMode) {
   EXPECT_EQ(ablated.code, 2) << ablated.output;
   EXPECT_NE(ablated.output.find("for --search --no-perf-gate"), std::string::npos)
       << ablated.output;
-  const Result alone = kernelopt(base + " --no-perf-gate");
+  // Every other ablation is part of the mode too, and needs --search.
+  const Result greedy = kernelopt(base + " --search --no-beam --rounds 2");
+  EXPECT_EQ(greedy.code, 2) << greedy.output;
+  EXPECT_NE(greedy.output.find("for --search --no-beam --rounds 2"), std::string::npos)
+      << greedy.output;
+  const Result alone = kernelopt(base + " --no-perf-gate --no-memory");
   EXPECT_EQ(alone.code, 2) << alone.output;
-  EXPECT_NE(alone.output.find("--no-perf-gate is an ablation of the search"), std::string::npos)
+  EXPECT_NE(alone.output.find("--no-perf-gate --no-memory set(s) the search: add --search"),
+            std::string::npos)
       << alone.output;
   // A run directory from before the mode file (problems, no bench_mode.json) is baseline-only.
   fs::remove(run / "bench_mode.json");
   const Result old = kernelopt(base + " --search");
   EXPECT_EQ(old.code, 2) << old.output;
   EXPECT_NE(old.output.find("holds a baseline-only run"), std::string::npos) << old.output;
+  // A mode file from before the ablation flags ({search, perf_gate}) resumes as the same mode.
+  std::ofstream(run / "bench_mode.json") << R"({"search": true, "perf_gate": true})";
+  const Result resumed = kernelopt(base + " --search");
+  EXPECT_EQ(resumed.code, 4) << resumed.output;
+  std::ofstream(run / "bench_mode.json") << R"({"search": true, "perf_gate": false})";
+  EXPECT_EQ(kernelopt(base + " --search --no-perf-gate").code, 4);
 }
 
 TEST_F(BenchTest, BadArgumentsGiveOneLineAndExitTwo) {

@@ -274,7 +274,7 @@ TEST(BenchContext, CarriesTheSearchSettings) {
   EXPECT_EQ(gated.thresholds.min_ratio, gate::Thresholds{}.min_ratio);
   EXPECT_EQ(gated.gate_timeout, std::chrono::seconds(45));
   EXPECT_EQ(gated.worker.env, engine::pinned_options("runs/ctx").env);
-  command.no_perf_gate = true;
+  command.flags.no_perf_gate = true;
   EXPECT_EQ(engine::bench_context(command).thresholds.min_ratio, 0.0);
 }
 

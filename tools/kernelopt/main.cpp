@@ -10,6 +10,29 @@
 #include "kernelopt/engine/bench.hpp"
 #include "kernelopt/engine/commands.hpp"
 
+namespace {
+
+// The search's beam, budget and ablation switches, shared by optimize and bench.
+void add_search_flags(CLI::App* cmd,
+                      kernelopt::engine::SearchFlags& flags,
+                      const std::string& pre) {
+  cmd->add_option("--beam-width", flags.beam_width, pre + "candidates kept per round (default 3)")
+      ->check(CLI::Range(1, 64));
+  cmd->add_option("--rounds", flags.rounds, pre + "rounds of the beam search (default 5)")
+      ->check(CLI::Range(1, 100));
+  cmd->add_option("--budget", flags.budget_s,
+                  pre + "seconds of GPU time for a problem's search (default 180)")
+      ->check(CLI::Range(1.0, 86400.0));
+  cmd->add_flag("--no-beam", flags.no_beam, pre + "ablation: a beam of one, no diversity (greedy)");
+  cmd->add_flag("--no-profile", flags.no_profile,
+                pre + "ablation: no Nsight Compute counters for the analyst");
+  cmd->add_flag("--no-memory", flags.no_memory, pre + "ablation: the summarizer remembers nothing");
+  cmd->add_flag("--no-perf-gate", flags.no_perf_gate,
+                pre + "ablation: G4 measures but rejects nothing");
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using kernelopt::engine::CheckCommand;
   using kernelopt::engine::ShowCommand;
@@ -80,6 +103,8 @@ int main(int argc, char** argv) {
       ->add_option("--samples", optimize.options.thresholds.samples,
                    "timing samples per side in the performance gate")
       ->check(CLI::Range(5, 10000));
+  kernelopt::engine::SearchFlags optimize_flags;
+  add_search_flags(optimize_cmd, optimize_flags, "");
 
   CheckCommand check;
   long check_timeout = 600;
@@ -118,8 +143,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 86400));
   bench_cmd->add_option("--samples", bench.samples, "with --search: G4 timing samples per side")
       ->check(CLI::Range(5, 100000));
-  bench_cmd->add_flag("--no-perf-gate", bench.no_perf_gate,
-                      "ablation: G4 measures but rejects nothing (needs --search)");
+  add_search_flags(bench_cmd, bench.flags, "with --search: ");
 
   kernelopt::engine::ReportCommand report;
   auto* report_cmd = app.add_subcommand("report", "Table 1, plots and comparisons of bench runs");
@@ -142,6 +166,7 @@ int main(int argc, char** argv) {
       return kernelopt::engine::verify_command(verify);
     }
     if (*optimize_cmd) {
+      kernelopt::engine::apply_search_flags(optimize_flags, optimize.options);
       optimize.options.timeout = std::chrono::seconds(optimize_timeout);
       optimize.options.gate_timeout = std::chrono::seconds(optimize_gate_timeout);
       return kernelopt::engine::verify_command(optimize);

@@ -195,7 +195,9 @@ std::vector<Planned> plan(store::Store& store,
 // mode is refused, so that a resumed run never mixes kinds in one summary.
 std::string mode_text(const nlohmann::json& mode) {
   if (!mode.value("search", false)) return "baseline-only";
-  return mode.value("perf_gate", true) ? "--search" : "--search --no-perf-gate";
+  // "perf_gate": false is how runs before "flags" wrote --no-perf-gate.
+  std::string flags = mode.value("flags", mode.value("perf_gate", true) ? "" : "--no-perf-gate");
+  return flags.empty() ? "--search" : "--search " + flags;
 }
 
 void check_mode(const fs::path& run_dir, const nlohmann::json& wanted) {
@@ -234,7 +236,8 @@ BenchContext bench_context(const BenchCommand& command) {
   context.search = command.search;
   context.gate_timeout = command.gate_timeout;
   context.thresholds.samples = command.samples;
-  if (command.no_perf_gate) context.thresholds.min_ratio = 0.0;
+  if (command.flags.no_perf_gate) context.thresholds.min_ratio = 0.0;
+  context.flags = command.flags;
   return context;
 }
 
@@ -244,12 +247,14 @@ int bench_command(const BenchCommand& command) {
       find_problems(command.kernelbench_dir, command.level, spec);
   const fs::path run_dir = command.run_dir;
   fs::create_directories(run_dir / "problems");
-  if (command.no_perf_gate && !command.search) {
-    throw Error("kernelopt.usage",
-                "bench: --no-perf-gate is an ablation of the search: add --search",
+  const std::string flags = search_flags_text(command.flags);
+  if (!flags.empty() && !command.search) {
+    throw Error("kernelopt.usage", fmt::format("bench: {} set(s) the search: add --search", flags),
                 ExitCode::kUsage);
   }
-  check_mode(run_dir, {{"search", command.search}, {"perf_gate", !command.no_perf_gate}});
+  check_mode(
+      run_dir,
+      {{"search", command.search}, {"perf_gate", !command.flags.no_perf_gate}, {"flags", flags}});
   store::Store store = store::Store::open(run_dir.string());
   std::size_t skipped = 0;
   const std::vector<Planned> todo = plan(store, problems, run_dir, skipped);

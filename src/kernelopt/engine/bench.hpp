@@ -31,9 +31,10 @@ struct BenchCommand {
   bool search = false;
   std::chrono::seconds gate_timeout{120};  // each gate request's deadline in the search
   int samples = 30;                        // G4 samples per side in the search
-  // Ablation (the paper's section 6.4): G4 still measures every candidate but rejects none, so
-  // slower replacements enter and count at their ratio. Needs --search; part of the run's mode.
-  bool no_perf_gate = false;
+  // The search's settings and ablations (the paper's section 6.4; with --no-perf-gate G4 still
+  // measures every candidate but rejects none, so slower replacements enter and count at their
+  // ratio). They need --search and are part of the run's mode.
+  SearchFlags flags;
 };
 
 // What every problem of the run shares, from the command: the workers' options (the run's own

@@ -91,6 +91,8 @@ SearchResult search(const BenchProblem& problem,
   options.timeout = context.timeout;
   options.gate_timeout = context.gate_timeout;
   options.thresholds = context.thresholds;
+  apply_search_flags(context.flags, options);
+  options.baseline = show;
   options.propose = true;
   try {
     return {run_verify(options, worker, {}), ""};

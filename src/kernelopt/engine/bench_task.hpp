@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kernelopt/engine/bench_spec.hpp"
+#include "kernelopt/engine/verify.hpp"
 #include "kernelopt/gate/gate.hpp"
 #include "kernelopt/worker/worker.hpp"
 
@@ -25,6 +26,7 @@ struct BenchContext {
   bool search = false;                 // run optimize after the baseline (optimizable problems)
   std::chrono::seconds gate_timeout{120};
   gate::Thresholds thresholds;  // the search's gates (--samples; min_ratio 0 with --no-perf-gate)
+  SearchFlags flags;            // the search's beam, budget and ablations
 };
 
 // Which GPU a worker gets: its index among the visible GPUs and the CUDA_VISIBLE_DEVICES value.

@@ -86,6 +86,24 @@ std::optional<int> level_of(const fs::path& problem) {
   return std::nullopt;
 }
 
+nlohmann::json time_variant(worker::Worker& worker,
+                            const std::string& variant,
+                            const std::string& mode,
+                            const ShowOptions& options,
+                            const std::string& subject) {
+  nlohmann::json request = {{"op", variant == "replay" ? "time_replay" : "time_model"},
+                            {"variant", variant},
+                            {"mode", mode},
+                            {"iters", options.iters}};
+  nlohmann::json response = ask(worker, request, options.timeout, subject);
+  response.erase("samples_ms");
+  response.erase("id");
+  response.erase("ok");
+  return response;
+}
+
+}  // namespace
+
 analysis::GraphRun time_graph(worker::Worker& worker,
                               const nlohmann::json& graph,
                               const ShowOptions& options,
@@ -110,24 +128,6 @@ analysis::GraphRun time_graph(worker::Worker& worker,
   }
   return run;
 }
-
-nlohmann::json time_variant(worker::Worker& worker,
-                            const std::string& variant,
-                            const std::string& mode,
-                            const ShowOptions& options,
-                            const std::string& subject) {
-  nlohmann::json request = {{"op", variant == "replay" ? "time_replay" : "time_model"},
-                            {"variant", variant},
-                            {"mode", mode},
-                            {"iters", options.iters}};
-  nlohmann::json response = ask(worker, request, options.timeout, subject);
-  response.erase("samples_ms");
-  response.erase("id");
-  response.erase("ok");
-  return response;
-}
-
-}  // namespace
 
 analysis::GraphRun parse_graph(const nlohmann::json& graph, const std::string& text) {
   analysis::GraphRun run;

@@ -51,6 +51,13 @@ nlohmann::json assemble_show(const ShowOptions& options,
 // arguments' tensor info and call count; no times yet.
 analysis::GraphRun parse_graph(const nlohmann::json& graph, const std::string& text);
 
+// Times every launch of a captured graph (an entry of capture's "graphs") on the GPU: the output
+// code instrumented with a mark after each launch, `options.iters` timed calls.
+analysis::GraphRun time_graph(worker::Worker& worker,
+                              const nlohmann::json& graph,
+                              const ShowOptions& options,
+                              const std::string& subject);
+
 // Checks the worker's protocol version (the `hello` handshake); throws on a mismatch.
 void handshake(worker::Worker& worker);
 

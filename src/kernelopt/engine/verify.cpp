@@ -2,6 +2,8 @@
 // what to probe, judges every gate and writes the optimized module.
 #include "kernelopt/engine/verify.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -14,8 +16,10 @@
 #include "kernelopt/engine/files.hpp"
 #include "kernelopt/engine/outcome_class.hpp"
 #include "kernelopt/gate/cascade.hpp"
+#include "kernelopt/profile/ncu.hpp"
 #include "kernelopt/recompose/patch.hpp"
 #include "kernelopt/search/recipe_match.hpp"
+#include "kernelopt/search/roles.hpp"
 #include "kernelopt/store/store.hpp"
 
 namespace kernelopt::engine {
@@ -126,62 +130,127 @@ nlohmann::json result_json(const gate::CascadeResult& result, const ProblemOutco
   return doc;
 }
 
-// The recipe proposer: candidate files for the segments a recipe matches, and what it said about
+// The recipe proposer's first step: which recipe matches each segment, and what it said about
 // every segment.
-std::vector<std::pair<int, std::string>> propose(const Graphs& g,
-                                                 const fs::path& dir,
-                                                 const std::map<int, std::string>& skip,
-                                                 nlohmann::json& said) {
-  std::vector<std::pair<int, std::string>> out;
+std::map<int, search::RecipeMatch> match_segments(const Graphs& g,
+                                                  const std::map<int, std::string>& skip,
+                                                  nlohmann::json& said) {
+  std::map<int, search::RecipeMatch> out;
   said = nlohmann::json::array();
   for (const analysis::Segment& seg : g.map.segments) {
     if (const auto why = skip.find(seg.id); why != skip.end()) {
-      said.push_back(
-          {{"segment", seg.id}, {"recipe", nullptr}, {"candidates", 0}, {"skipped", why->second}});
+      said.push_back({{"segment", seg.id}, {"recipe", nullptr}, {"skipped", why->second}});
       continue;
     }
     const auto match = search::match_recipe(g.runs[seg.graph].code, g.map, seg);
     if (!match) {
-      said.push_back({{"segment", seg.id}, {"recipe", nullptr}, {"candidates", 0}});
+      said.push_back({{"segment", seg.id}, {"recipe", nullptr}});
       continue;
-    }
-    const auto settings = search::recipe_settings(*match);
-    for (std::size_t i = 0; i < settings.size(); ++i) {
-      const fs::path file = dir / fmt::format("seg{}_{}_{}.py", seg.id, match->recipe, i);
-      write_file(file, search::candidate_source(*match, seg.id, settings[i]));
-      out.emplace_back(seg.id, file.string());
     }
     said.push_back({{"segment", seg.id},
                     {"recipe", match->recipe},
                     {"params", match->params},
-                    {"why", match->why},
-                    {"candidates", settings.size()}});
+                    {"why", match->why}});
+    out.emplace(seg.id, *match);
   }
   return out;
 }
 
-// The accepted candidate with the highest ratio, per segment, from `each`'s results.
-std::vector<gate::Candidate> fastest_accepted(const std::vector<gate::Candidate>& candidates,
-                                              const std::vector<gate::CascadeResult>& results) {
-  std::map<int, std::pair<double, gate::Candidate>> best;
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    if (!results[i].accepted) continue;
-    const auto& perf = results[i].attempts[*results[i].accepted].outcomes.back();
-    const double ratio = perf.numbers.value("ratio", 0.0);
-    auto it = best.find(candidates[i].segment);
-    if (it == best.end() || ratio > it->second.first) {
-      best[candidates[i].segment] = {ratio, candidates[i]};
+// The profiler's times: each segment's time, floor and share, from the baseline's show document
+// when the caller has one, else measured now (every launch timed, the copy bandwidth measured).
+std::map<int, search::SegmentProfile> profile_segments(worker::Worker& worker,
+                                                       const nlohmann::json& captured,
+                                                       const VerifyOptions& options) {
+  std::map<int, search::SegmentProfile> out;
+  const auto from = [&](const nlohmann::json& seg) {
+    search::SegmentProfile p;
+    p.segment = seg.at("id").get<int>();
+    p.time_ms = seg.value("time_ms", 0.0);
+    p.share = seg.value("share", 0.0);
+    if (seg.contains("floor_ms") && seg.at("floor_ms").is_number()) {
+      p.floor_ms = seg.at("floor_ms").get<double>();
+    }
+    out[p.segment] = p;
+  };
+  if (options.baseline.is_object() && options.baseline.contains("segments")) {
+    for (const auto& seg : options.baseline.at("segments")) {
+      from(seg);
+    }
+    return out;
+  }
+  ShowOptions timing;
+  timing.iters = 20;
+  timing.timeout = options.timeout;
+  std::vector<analysis::GraphRun> runs;
+  for (const auto& graph : captured.at("graphs")) {
+    runs.push_back(time_graph(worker, graph, timing, options.problem));
+  }
+  analysis::AnalysisOptions analysis_options;
+  analysis_options.bandwidth_gbps = copy_bandwidth_gbps(worker);
+  const nlohmann::json map =
+      analysis::to_json(analysis::build_dispatch_map(runs, analysis_options));
+  for (const auto& seg : map.at("segments")) {
+    from(seg);
+  }
+  return out;
+}
+
+// A single candidate's cascade as the summarizer records it.
+search::Attempt attempt_of(const gate::CascadeResult& result) {
+  search::Attempt a;
+  a.correct = true;
+  const auto note = [&](const Outcome& o) {
+    if (o.ok() || !a.failed_gate.empty()) return;
+    a.failed_gate = o.gate;
+    a.reason = o.detail;
+    if (o.gate.rfind("G4", 0) != 0) a.correct = false;  // G4 says slower, not wrong
+  };
+  for (const auto& c : result.candidates) {
+    for (const auto& o : c.outcomes) {
+      note(o);
     }
   }
-  std::vector<gate::Candidate> chosen;
-  chosen.reserve(best.size());
-  for (const auto& [segment, entry] : best) {
-    chosen.push_back(entry.second);
+  if (!result.attempts.empty()) {
+    for (const auto& o : result.attempts.front().outcomes) {
+      note(o);
+      if (o.gate.rfind("G4", 0) == 0 && o.numbers.contains("ratio") &&
+          o.numbers.at("ratio").is_number()) {
+        a.ratio = o.numbers.at("ratio").get<double>();
+      }
+    }
+  } else if (a.failed_gate.empty()) {
+    a.correct = false;  // never reached the model gates
   }
-  return chosen;
+  a.accepted = result.accepted.has_value();
+  return a;
 }
 
 }  // namespace
+
+void apply_search_flags(const SearchFlags& flags, VerifyOptions& options) {
+  options.beam.width = flags.no_beam ? 1 : flags.beam_width;
+  options.beam.diversity = !flags.no_beam;
+  options.beam.rounds = flags.rounds;
+  options.beam.budget_s = flags.budget_s;
+  options.memory = !flags.no_memory;
+  options.counters = !flags.no_profile;
+  if (flags.no_perf_gate) options.thresholds.min_ratio = 0.0;
+}
+
+std::string search_flags_text(const SearchFlags& flags) {
+  const SearchFlags defaults;
+  std::string text;
+  if (flags.no_perf_gate) text += " --no-perf-gate";
+  if (flags.no_beam) text += " --no-beam";
+  if (!flags.no_beam && flags.beam_width != defaults.beam_width) {
+    text += fmt::format(" --beam-width {}", flags.beam_width);
+  }
+  if (flags.rounds != defaults.rounds) text += fmt::format(" --rounds {}", flags.rounds);
+  if (flags.budget_s != defaults.budget_s) text += fmt::format(" --budget {:g}", flags.budget_s);
+  if (flags.no_profile) text += " --no-profile";
+  if (flags.no_memory) text += " --no-memory";
+  return text.empty() ? text : text.substr(1);
+}
 
 nlohmann::json run_verify(const VerifyOptions& options,
                           worker::Worker& worker,
@@ -208,7 +277,9 @@ nlohmann::json run_verify(const VerifyOptions& options,
   Graphs graphs;
   std::map<int, recompose::SegmentInterface> faces;
   std::vector<gate::Candidate> candidates;
-  int prepared = -1;  // worker.starts() when the state was last made
+  std::map<int, search::RecipeMatch> matches;     // optimize: segment -> the recipe that matched
+  std::map<int, nlohmann::json> segment_tensors;  // optimize: the probed tensors, by segment
+  int prepared = -1;                              // worker.starts() when the state was last made
   auto prepare = [&] {
     say(fmt::format("loading and compiling {} ({} seeds)", options.problem,
                     options.thresholds.seeds.size()));
@@ -231,18 +302,23 @@ nlohmann::json run_verify(const VerifyOptions& options,
                               options.problem));
     }
     graphs = std::move(fresh);
-    if (candidates.empty() && options.propose) {
-      say("matching recipes to the segments");
-      const auto files = propose(graphs, run_dir / "candidates", options.skip, proposals);
-      if (files.empty()) return;
-      candidates =
-          make_candidates(options.problem, files, true, graphs, faces);  // several settings
+    if (options.propose) {
+      if (prepared < 0) {
+        say("matching recipes to the segments");
+        matches = match_segments(graphs, options.skip, proposals);
+      }
+      for (const auto& [id, match] : matches) {
+        const analysis::Segment& seg = graphs.map.segments[static_cast<std::size_t>(id)];
+        faces[id] = recompose::segment_interface(graphs.runs[seg.graph].code, graphs.map, seg);
+      }
+      if (faces.empty()) return;
     } else if (candidates.empty()) {
       candidates =
           make_candidates(options.problem, options.candidates, options.each, graphs, faces);
     }
     say("capturing the segments' real inputs and outputs");
     const auto tensors = probe(worker, graphs, faces, run_dir / "work", options);
+    segment_tensors = tensors;
     for (auto& c : candidates) {
       c.tensors = tensors.count(c.segment) != 0 ? tensors.at(c.segment) : nullptr;
     }
@@ -270,26 +346,138 @@ nlohmann::json run_verify(const VerifyOptions& options,
   gate::Cascade cascade(context, &store, problem_id, recompose);
   std::vector<gate::Candidate> chosen;  // optimize: the fastest accepted candidate per segment
   nlohmann::json tried = nlohmann::json::array();
+  nlohmann::json searched = nlohmann::json::array();
+  search::Memory memory(options.memory);
+  nlohmann::json counters_note = "off (--no-profile)";  // optimize: what the profiler's ncu gave
   if (options.propose) {
-    say(fmt::format("{} candidate(s) from recipes; the gates on each alone", candidates.size()));
-    std::vector<gate::CascadeResult> results;
-    for (const auto& c : candidates) {
-      results.push_back(cascade.run({c}));
-      tried.push_back(
-          result_json(results.back(), classify_problem(graphs.map.problem_class, results.back())));
+    if (!matches.empty()) say("profiling the segments");
+    auto profiles = matches.empty() ? std::map<int, search::SegmentProfile>{}
+                                    : profile_segments(worker, captured, options);
+    if (options.counters && !matches.empty()) {
+      say("reading the Triton kernels' counters with Nsight Compute");
+      const profile::NcuProfile ncu = profile::run_ncu(
+          worker.options(), options.problem, (run_dir / "work" / "ncu").string(), options.timeout);
+      counters_note = ncu.error.empty()
+                          ? nlohmann::json(fmt::format("{} kernel(s) in {:.1f} s",
+                                                       ncu.kernels.size(), ncu.seconds))
+                          : nlohmann::json(ncu.error);
+      // A segment's counters are those of its longest profiled kernel.
+      for (auto& [id, p] : profiles) {
+        const analysis::Segment& seg = graphs.map.segments[static_cast<std::size_t>(id)];
+        for (const int launch : seg.launches) {
+          const auto it = ncu.kernels.find(graphs.map.launches[launch].name);
+          if (it == ncu.kernels.end()) continue;
+          if (!p.counters || it->second.duration_us > p.counters->duration_us) {
+            p.counters = it->second;
+          }
+        }
+      }
     }
-    chosen = fastest_accepted(candidates, results);
+    // Largest segments first: the budget is for the whole problem.
+    std::vector<int> order;
+    order.reserve(matches.size());
+    for (const auto& [id, match] : matches) {
+      order.push_back(id);
+    }
+    const auto time_of = [&](int id) {
+      return profiles.count(id) != 0 ? profiles.at(id).time_ms : 0.0;
+    };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return time_of(a) > time_of(b); });
+    const auto start = std::chrono::steady_clock::now();
+    int written = 0;
+    bool timed_correct = false;  // a correct candidate reached G4
+    for (const int id : order) {
+      const search::RecipeMatch& match = matches.at(id);
+      search::SegmentProfile profile;
+      profile.segment = id;
+      if (profiles.count(id) != 0) profile = profiles.at(id);
+      const search::Analysis analysis = search::analyze(profile);
+      const std::string strategy = "recipe:" + match.recipe;
+      std::vector<std::string> dropped;
+      const auto strategies = search::plan(analysis, {{strategy, "recipe"}}, memory, &dropped);
+      std::map<std::string, gate::Candidate> by_settings;
+      search::BeamHooks hooks;
+      hooks.initial = [&](const std::string&) { return search::recipe_settings(match); };
+      hooks.neighbours = [&](const search::Proposal& p) {
+        return search::recipe_neighbours(match, p.settings);
+      };
+      hooks.evaluate = [&](const search::Proposal& p) {
+        const fs::path file =
+            run_dir / "candidates" /
+            fmt::format("seg{}_{}_r{}_{}.py", id, match.recipe, p.round, written++);
+        write_file(file, search::candidate_source(match, id, p.settings));
+        const gate::Candidate c{id, fs::absolute(file).string(), faces.at(id),
+                                segment_tensors.count(id) != 0 ? segment_tensors.at(id) : nullptr};
+        say(fmt::format("seg{} round {}: {} {}", id, p.round, strategy, p.settings.dump()));
+        const gate::CascadeResult r = cascade.run({c});
+        nlohmann::json entry = result_json(r, classify_problem(graphs.map.problem_class, r));
+        entry["strategy"] = strategy;
+        entry["settings"] = p.settings;
+        entry["round"] = p.round;
+        tried.push_back(std::move(entry));
+        by_settings[p.settings.dump()] = c;
+        search::Attempt a = attempt_of(r);
+        timed_correct = timed_correct || (a.correct && a.ratio);
+        if (a.accepted && a.ratio.value_or(0.0) < 1.0) {
+          // G4 lets a candidate within 3% of the baseline pass (noise); the search keeps only
+          // what is faster, so a replacement is never chosen for being as slow.
+          a.accepted = false;
+          a.failed_gate = "search";
+          a.reason = fmt::format("passed G4 at {:.3f}x, not faster than the baseline", *a.ratio);
+        }
+        return a;
+      };
+      hooks.spent = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      };
+      say(fmt::format("seg{}: {} ({}); strategies: {}", id, search::to_string(analysis.bottleneck),
+                      analysis.why, strategies.empty() ? "none" : strategy));
+      const search::BeamResult beam =
+          search::beam_search(id, strategies, hooks, options.beam, memory);
+      nlohmann::json row = {{"segment", id},
+                            {"bottleneck", search::to_string(analysis.bottleneck)},
+                            {"analysis", analysis.why},
+                            {"strategies", nlohmann::json::array()},
+                            {"dropped", dropped},
+                            {"evaluated", beam.scored.size()},
+                            {"rounds", beam.rounds_run},
+                            {"stopped", beam.stopped},
+                            {"best", nullptr}};
+      for (const auto& s : strategies) {
+        row["strategies"].push_back({{"name", s.name}, {"why", s.why}});
+      }
+      if (beam.best) {
+        row["best"] = {{"strategy", beam.best->proposal.strategy},
+                       {"settings", beam.best->proposal.settings},
+                       {"round", beam.best->proposal.round},
+                       {"ratio", beam.best->attempt.ratio.value_or(0.0)}};
+        chosen.push_back(by_settings.at(beam.best->proposal.settings.dump()));
+      }
+      searched.push_back(std::move(row));
+    }
     if (chosen.empty()) {
       // Nothing proposed or nothing accepted: the compiler's module stays, as its own class says.
-      const gate::CascadeResult none = results.empty() ? gate::CascadeResult{} : results.back();
+      const gate::CascadeResult none{};
       const ProblemOutcome outcome = classify_problem(graphs.map.problem_class, none);
+      // The class of the search as a whole: a correct candidate that was timed and not chosen
+      // makes it a performance-gate fallback; otherwise the last candidate's class says why.
+      nlohmann::json verdict = tried.empty() ? to_json(outcome) : tried.back().at("outcome");
+      if (timed_correct) {
+        verdict =
+            to_json(ProblemOutcome{"fallback", "rejected by the performance gate", {}, {}, {}});
+      }
       nlohmann::json doc = {{"problem", options.problem},
                             {"segments", graphs.map.segments.size()},
                             {"proposals", proposals},
+                            {"counters", counters_note},
+                            {"search", searched},
+                            {"memory", memory.summary()},
                             {"tried", tried},
-                            {"outcome", to_json(outcome)}};
-      store.set_problem_status(problem_id, store::ProblemStatus::kDone, outcome.outcome_class,
-                               outcome.reason);
+                            {"outcome", verdict}};
+      store.set_problem_status(problem_id, store::ProblemStatus::kDone,
+                               doc["outcome"].value("class", outcome.outcome_class),
+                               doc["outcome"].value("reason", outcome.reason));
       write_file(run_dir / "optimize.json", doc.dump(1) + "\n");
       return doc;
     }
@@ -316,6 +504,9 @@ nlohmann::json run_verify(const VerifyOptions& options,
   doc["segments"] = graphs.map.segments.size();
   if (options.propose) {
     doc["proposals"] = proposals;
+    doc["counters"] = counters_note;
+    doc["search"] = searched;
+    doc["memory"] = memory.summary();
     doc["tried"] = tried;
   }
   if (result.accepted) {

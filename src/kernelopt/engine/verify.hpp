@@ -15,6 +15,7 @@
 
 #include "kernelopt/engine/show.hpp"
 #include "kernelopt/gate/gate.hpp"
+#include "kernelopt/search/beam.hpp"
 #include "kernelopt/worker/worker.hpp"
 
 namespace kernelopt::engine {
@@ -27,15 +28,39 @@ struct VerifyOptions {
   std::chrono::seconds gate_timeout{600};               // each gate request's deadline
   gate::Thresholds thresholds;
   bool each = false;  // check every candidate on its own (G1-G4 each), sharing one capture
-  // optimize: no hand-written candidates; the recipe proposer writes candidates for the segments
-  // it matches (several launch settings each, into RUN_DIR/candidates/), every one goes through
-  // the gates alone, and the fastest accepted candidate of each segment is then checked together
-  // with the others and written to optimized/.
+  // optimize: no hand-written candidates. The profiler times every segment (or takes the times of
+  // `baseline`), the analyst and the planner choose each segment's strategies, and a beam search
+  // per segment (largest first) writes candidates into RUN_DIR/candidates/ and runs each through
+  // the gates alone; the fastest accepted candidate of each segment is then checked together with
+  // the others and written to optimized/.
   bool propose = false;
+  search::BeamOptions beam;  // width, rounds, budget (for the whole problem), diversity
+  bool memory = true;        // the summarizer (--no-memory: off)
+  bool counters = true;      // the profiler's Nsight Compute counters (--no-profile: off)
+  nlohmann::json baseline;   // bench: the baseline's show document, whose segment times are used
   // optimize: segments the search leaves alone, with why (from the baseline's timings: a tiny
   // share of the GPU time, or already at its floor); they keep the compiler's kernels.
   std::map<int, std::string> skip;
 };
+
+// The search's switches as the command line gives them (optimize, and bench --search); the
+// ablations of the paper's section 6.4 switch parts off.
+struct SearchFlags {
+  int beam_width = 3;
+  int rounds = 5;
+  double budget_s = 180;      // seconds of worker (GPU) time for a problem's search
+  bool no_beam = false;       // ablation: a beam of one, no diversity (greedy)
+  bool no_profile = false;    // ablation: no Nsight Compute counters for the analyst
+  bool no_memory = false;     // ablation: the summarizer remembers nothing
+  bool no_perf_gate = false;  // ablation: G4 measures every candidate but rejects none
+};
+
+// Sets the search's part of `options` (beam, memory, counters, G4's threshold) from `flags`.
+void apply_search_flags(const SearchFlags& flags, VerifyOptions& options);
+
+// The flags that differ from the defaults, as command-line text ("" when none): a bench run
+// directory's mode.
+std::string search_flags_text(const SearchFlags& flags);
 
 // Runs verify; returns the result document (per candidate and per set: each gate's verdict with
 // its numbers; the outcome class). Throws kernelopt::Error for bad input or a missing GPU.

@@ -616,6 +616,65 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
           {{"block", 4096}, {"num_warps", 8}, {"programs_per_sm", 2}, {"reverse", 1}}};
 }
 
+std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
+                                              const nlohmann::json& settings) {
+  struct Knob {
+    const char* key;
+    long low;
+    long high;
+  };
+
+  // Per recipe: its knobs, and the most elements one program may hold (product of the element
+  // knobs) before it spills.
+  std::vector<Knob> knobs;
+  std::vector<const char*> elements;
+  long max_elements = 16384;
+  if (match.recipe == "reduce_dim") {
+    knobs = {{"rows_per_step", 1, 32}, {"cols_per_program", 16, 2048}, {"num_warps", 1, 16}};
+    elements = {"rows_per_step", "cols_per_program"};
+    max_elements = 8192;
+  } else if (match.recipe == "pool") {
+    knobs = {{"rows", 1, 16}, {"block", 32, 2048}, {"num_warps", 1, 16}};
+    elements = {"rows", "block"};
+    max_elements = 8192;
+  } else if (match.recipe == "scan") {
+    knobs = {{"rows", 1, 16}, {"block", 128, 8192}, {"num_warps", 1, 16}};
+    elements = {"rows", "block"};
+  } else if (match.recipe == "cross_entropy") {
+    knobs = {{"rows", 1, 8}, {"num_warps", 1, 32}};
+  } else if (match.recipe == "row_two_pass") {
+    knobs = {{"block", 256, 16384}, {"num_warps", 1, 32}, {"programs_per_sm", 1, 4}};
+    elements = {"block"};
+  }
+  std::vector<nlohmann::json> out;
+  const auto fits = [&](const nlohmann::json& s) {
+    long product = 1;
+    for (const char* key : elements) {
+      product *= s.value(key, 1L);
+    }
+    return product <= max_elements;
+  };
+  for (const Knob& knob : knobs) {
+    if (!settings.contains(knob.key)) continue;
+    const long value = settings.at(knob.key).get<long>();
+    for (const long next : {value * 2, value / 2}) {
+      if (value == 0 || next < knob.low || next > knob.high) continue;
+      nlohmann::json s = settings;
+      s[knob.key] = next;
+      if (fits(s)) out.push_back(std::move(s));
+    }
+  }
+  if (match.recipe == "row_two_pass") {
+    nlohmann::json flipped = settings;
+    flipped["reverse"] = settings.value("reverse", 1) != 0 ? 0 : 1;
+    out.push_back(std::move(flipped));
+    nlohmann::json persistent = settings;  // one program per row <-> one per SM
+    persistent["programs_per_sm"] = settings.value("programs_per_sm", 0) == 0 ? 1 : 0;
+    out.push_back(std::move(persistent));
+  }
+  return out;
+}
+
 namespace {
 
 // A candidate file's opening, up to the body of run(): the docstring, the recipe's import (the

@@ -71,6 +71,13 @@ std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
 // the H200 for the recipe's op families, and a default.
 std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match);
 
+// Launch settings next to `settings` for the beam's later rounds: each tunable value doubled and
+// halved (block sizes stay powers of two), within the recipe's bounds and its register budget
+// (elements a program holds), persistent programs on and off for row_two_pass, the direction of
+// its second pass flipped.
+std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
+                                              const nlohmann::json& settings);
+
 // The candidate file (Python) for a match, with the recipe's launch settings.
 std::string candidate_source(const RecipeMatch& match, int segment, const nlohmann::json& settings);
 

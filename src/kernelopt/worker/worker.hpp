@@ -83,6 +83,9 @@ class Worker {
   // How many processes were started so far (a restart counts).
   int starts() const { return starts_; }
 
+  // How the process is started (argv, environment): for helpers that must see what it sees.
+  const WorkerOptions& options() const { return options_; }
+
  private:
   // What waiting for a response line ended with.
   enum class LineStatus {

@@ -1,0 +1,175 @@
+#include "kernelopt/profile/ncu.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace kernelopt::profile {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// One CSV line's fields ("a","b,c" -> a | b,c); doubled quotes inside a field are one quote.
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> out;
+  std::string field;
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.push_back(field);
+      field.clear();
+    } else if (c != '\r') {
+      field += c;
+    }
+  }
+  out.push_back(field);
+  return out;
+}
+
+// "1,024.50" -> 1024.5; nullopt when not a number.
+std::optional<double> number(const std::string& text) {
+  std::string digits;
+  for (const char c : text) {
+    if (c != ',') digits += c;
+  }
+  if (digits.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double value = std::strtod(digits.c_str(), &end);
+  if (end == digits.c_str() || *end != '\0') return std::nullopt;
+  return value;
+}
+
+std::string quoted(const std::string& arg) {
+  std::string out = "'";
+  for (const char c : arg) {
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  }
+  return out + "'";
+}
+
+}  // namespace
+
+std::map<std::string, search::KernelCounters> parse_ncu_csv(const std::string& text) {
+  std::map<std::string, search::KernelCounters> out;
+  std::istringstream lines(text);
+  std::string line;
+  std::vector<std::string> header;
+  std::size_t kernel_col = 0;
+  std::size_t id_col = 0;
+  std::size_t name_col = 0;
+  std::size_t value_col = 0;
+  std::map<std::string, std::string> last_id;  // kernel -> the launch ID whose rows it holds
+  while (std::getline(lines, line)) {
+    if (line.empty() || line.front() != '"') continue;
+    const std::vector<std::string> fields = csv_fields(line);
+    if (header.empty()) {
+      const auto col = [&](const char* name) -> std::optional<std::size_t> {
+        for (std::size_t i = 0; i < fields.size(); ++i) {
+          if (fields[i] == name) return i;
+        }
+        return std::nullopt;
+      };
+      const auto k = col("Kernel Name");
+      const auto id = col("ID");
+      const auto m = col("Metric Name");
+      const auto v = col("Metric Value");
+      if (!k || !id || !m || !v) continue;  // not the header yet
+      header = fields;
+      kernel_col = *k;
+      id_col = *id;
+      name_col = *m;
+      value_col = *v;
+      continue;
+    }
+    // A metric row may stop after its value (no rule columns), with or without a trailing comma.
+    if (fields.size() <= std::max({kernel_col, id_col, name_col + 1, value_col})) continue;
+    const std::string& kernel = fields[kernel_col];
+    auto& held = last_id[kernel];
+    if (held != fields[id_col]) {
+      held = fields[id_col];
+      out[kernel] = {};  // a later launch of the same kernel: its rows replace the earlier ones
+    }
+    const auto value = number(fields[value_col]);
+    if (!value) continue;
+    search::KernelCounters& c = out[kernel];
+    const std::string& metric = fields[name_col];
+    if (metric == "Memory Throughput" && fields[name_col + 1] == "%") c.memory_pct = *value;
+    if (metric == "Compute (SM) Throughput") c.compute_pct = *value;
+    if (metric == "Achieved Occupancy") c.achieved_occupancy = *value;
+    if (metric == "Theoretical Occupancy") c.theoretical_occupancy = *value;
+    if (metric == "Registers Per Thread") c.registers = static_cast<int>(*value);
+    if (metric == "Grid Size") c.grid_size = *value;
+    if (metric == "Duration") {
+      static const std::map<std::string, double> to_us = {
+          {"ns", 1e-3}, {"nsecond", 1e-3}, {"us", 1.0}, {"usecond", 1.0},
+          {"ms", 1e3},  {"msecond", 1e3},  {"s", 1e6},  {"second", 1e6}};
+      const auto unit = to_us.find(fields[name_col + 1]);
+      if (unit != to_us.end()) c.duration_us = *value * unit->second;
+    }
+  }
+  return out;
+}
+
+NcuProfile run_ncu(const worker::WorkerOptions& worker,
+                   const std::string& problem,
+                   const std::string& scratch,
+                   std::chrono::seconds timeout) {
+  NcuProfile profile;
+  fs::create_directories(scratch);
+  const fs::path csv = fs::path(scratch) / "ncu.csv";
+  const fs::path log = fs::path(scratch) / "ncu.log";
+  std::string command = "env";
+  for (const std::string& e : worker.env) {
+    command += " " + quoted(e);
+  }
+  command += fmt::format(
+      " timeout -s KILL {} ncu --clock-control none --nvtx --nvtx-include 'kernelopt/' "
+      "--kernel-name regex:triton_ --section SpeedOfLight --section Occupancy "
+      "--section LaunchStats --csv",
+      timeout.count());
+  // The worker's interpreter with `-m kernelopt.worker.ncu_target` instead of its module.
+  if (worker.argv.empty()) {
+    profile.error = "no Python interpreter to run";
+    return profile;
+  }
+  command += " " + quoted(worker.argv.front()) + " -m kernelopt.worker.ncu_target " +
+             quoted(fs::absolute(problem).string()) + " > " + quoted(csv.string()) + " 2> " +
+             quoted(log.string());
+  const auto start = std::chrono::steady_clock::now();
+  const int status = std::system(command.c_str());
+  profile.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::ifstream in(csv);
+  std::ostringstream text;
+  text << in.rdbuf();
+  profile.kernels = parse_ncu_csv(text.str());
+  if (profile.kernels.empty()) {
+    std::ifstream err(log);
+    std::string last;
+    for (std::string l; std::getline(err, l);) {
+      if (!l.empty()) last = l;
+    }
+    profile.error = fmt::format("ncu read no counters (exit status {}){}", WEXITSTATUS(status),
+                                last.empty() ? "" : ": " + last);
+  }
+  return profile;
+}
+
+}  // namespace kernelopt::profile

@@ -1,0 +1,34 @@
+#pragma once
+// The profiler's Nsight Compute half: runs a problem's compiled forward under `ncu` (the sections
+// SpeedOfLight, Occupancy and LaunchStats, `--clock-control none`, only the Triton kernels of one
+// forward inside an NVTX range) and reads its CSV. Where ncu is missing or cannot read the
+// counters, the profile is empty and says why; the search goes on with times alone.
+#include <chrono>
+#include <map>
+#include <string>
+
+#include "kernelopt/search/roles.hpp"
+#include "kernelopt/worker/worker.hpp"
+
+namespace kernelopt::profile {
+
+struct NcuProfile {
+  std::map<std::string, search::KernelCounters> kernels;  // by kernel name (its last launch)
+  std::string error;                                      // why there are none, or ""
+  double seconds = 0;                                     // wall time of the ncu run
+};
+
+// Parses `ncu --csv` output (one row per metric: ..., "Kernel Name", ..., "Metric Name",
+// "Metric Unit", "Metric Value"); rows of a kernel's later launches overwrite earlier ones.
+// Lines that are not CSV rows (ncu's and the program's own output) are skipped.
+std::map<std::string, search::KernelCounters> parse_ncu_csv(const std::string& text);
+
+// Runs `ncu ... python -m kernelopt.worker.ncu_target PROBLEM` with the worker's environment
+// (so the run's Inductor cache makes the compile a load), killed after `timeout`; `scratch` holds
+// its output files.
+NcuProfile run_ncu(const worker::WorkerOptions& worker,
+                   const std::string& problem,
+                   const std::string& scratch,
+                   std::chrono::seconds timeout);
+
+}  // namespace kernelopt::profile

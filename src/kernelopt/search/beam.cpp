@@ -1,0 +1,122 @@
+#include "kernelopt/search/beam.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace kernelopt::search {
+
+namespace {
+
+double ratio_of(const Scored& s) {
+  return s.attempt.ratio.value_or(0.0);
+}
+
+// The beam: the `width` best correct candidates by ratio; with diversity, a beam of one strategy
+// gives its last place to the best correct candidate of another strategy, if any.
+std::vector<Scored> select(const std::vector<Scored>& scored, const BeamOptions& options) {
+  std::vector<Scored> correct;
+  for (const Scored& s : scored) {
+    if (s.attempt.correct && s.attempt.ratio) correct.push_back(s);
+  }
+  std::stable_sort(correct.begin(), correct.end(),
+                   [](const Scored& a, const Scored& b) { return ratio_of(a) > ratio_of(b); });
+  const auto width = static_cast<std::size_t>(std::max(1, options.width));
+  std::vector<Scored> beam(correct.begin(),
+                           correct.begin() + static_cast<long>(std::min(width, correct.size())));
+  if (options.diversity && beam.size() >= 2) {
+    const std::string& first = beam.front().proposal.strategy;
+    const bool one = std::all_of(beam.begin(), beam.end(),
+                                 [&](const Scored& s) { return s.proposal.strategy == first; });
+    if (one) {
+      const auto other = std::find_if(correct.begin(), correct.end(), [&](const Scored& s) {
+        return s.proposal.strategy != first;
+      });
+      if (other != correct.end()) beam.back() = *other;
+    }
+  }
+  return beam;
+}
+
+}  // namespace
+
+BeamResult beam_search(int segment,
+                       const std::vector<Strategy>& strategies,
+                       const BeamHooks& hooks,
+                       const BeamOptions& options,
+                       Memory& memory) {
+  BeamResult result;
+  bool out_of_budget = false;
+  std::string abandoned;  // why the memory dropped a strategy's proposals, the last one
+  // Evaluates the round's proposals in order, unless the budget is spent; skips what the memory
+  // says was tried and repeats within the round.
+  auto run_round = [&](std::vector<Proposal> proposals) {
+    int evaluated = 0;
+    std::vector<Proposal> seen;
+    for (Proposal& p : proposals) {
+      const bool repeat = std::any_of(seen.begin(), seen.end(), [&](const Proposal& q) {
+        return q.strategy == p.strategy && q.settings == p.settings;
+      });
+      if (repeat || memory.tried(segment, p.strategy, p.settings)) continue;
+      if (const auto why = memory.abandoned(segment, p.strategy)) {
+        abandoned = p.strategy + ": " + *why;
+        continue;
+      }
+      if (hooks.spent() >= options.budget_s) {
+        out_of_budget = true;
+        break;
+      }
+      seen.push_back(p);
+      Attempt attempt = hooks.evaluate(p);
+      attempt.segment = segment;
+      attempt.strategy = p.strategy;
+      attempt.settings = p.settings;
+      attempt.round = p.round;
+      memory.record(attempt);
+      result.scored.push_back({p, attempt});
+      ++evaluated;
+    }
+    return evaluated;
+  };
+
+  std::vector<Proposal> first;
+  for (const Strategy& s : strategies) {
+    for (const auto& settings : hooks.initial(s.name)) {
+      first.push_back({segment, s.name, settings, 1});
+    }
+  }
+  run_round(first);
+  result.rounds_run = 1;
+  for (int round = 2; round <= options.rounds && !out_of_budget; ++round) {
+    std::vector<Proposal> next;
+    for (const Scored& parent : select(result.scored, options)) {
+      for (const auto& settings : hooks.neighbours(parent.proposal)) {
+        next.push_back({segment, parent.proposal.strategy, settings, round});
+      }
+    }
+    if (next.empty() || run_round(next) == 0) {
+      if (!out_of_budget) {
+        result.stopped =
+            next.empty() || abandoned.empty()
+                ? fmt::format("converged: round {} had nothing new to try", round)
+                : fmt::format("round {}: the memory dropped the strategy ({})", round, abandoned);
+      }
+      break;
+    }
+    result.rounds_run = round;
+  }
+  if (out_of_budget) {
+    result.stopped =
+        fmt::format("budget spent ({:.0f} s of {:.0f} s)", hooks.spent(), options.budget_s);
+  } else if (result.stopped.empty()) {
+    result.stopped = fmt::format("{} round(s) run", result.rounds_run);
+  }
+  for (const Scored& s : result.scored) {
+    if (s.attempt.accepted && (!result.best || ratio_of(s) > ratio_of(*result.best))) {
+      result.best = s;
+    }
+  }
+  return result;
+}
+
+}  // namespace kernelopt::search

@@ -1,0 +1,65 @@
+#pragma once
+// Beam search over one segment's candidates: round 1 tries every planned strategy's starting
+// settings; each later round tries the settings next to those of the beam's best (the proposer's
+// neighbours), keeping the `width` best correct candidates by their G4 ratio. A beam that has
+// converged on one strategy while another gave a correct candidate gives its last place to that
+// other strategy's best (the diversity constraint). A strategy the memory has abandoned gets no
+// more candidates. It stops after `rounds`, when a round has nothing new to try, or when the segment's budget of seconds is spent (checked before every
+// evaluation, so one evaluation may overrun it). The gates are the evaluation; the engine passes
+// them in, so the search itself runs without a GPU in the tests.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kernelopt/search/roles.hpp"
+
+namespace kernelopt::search {
+
+struct Proposal {
+  int segment = 0;
+  std::string strategy;
+  nlohmann::json settings;
+  int round = 1;
+};
+
+// A proposal after the gates: `attempt` carries the verdicts as the memory records them.
+struct Scored {
+  Proposal proposal;
+  Attempt attempt;
+};
+
+struct BeamOptions {
+  int width = 3;          // --no-beam: 1
+  int rounds = 5;         // --rounds
+  double budget_s = 180;  // seconds of the worker's (GPU) time for the segment
+  bool diversity = true;  // --no-beam: off
+};
+
+struct BeamResult {
+  std::vector<Scored> scored;  // every evaluation, in order
+  std::optional<Scored> best;  // the accepted candidate with the highest ratio
+  int rounds_run = 0;
+  std::string stopped;  // why the search ended
+};
+
+struct BeamHooks {
+  // The starting settings of a strategy (round 1).
+  std::function<std::vector<nlohmann::json>(const std::string& strategy)> initial;
+  // Settings next to a proposal's (later rounds).
+  std::function<std::vector<nlohmann::json>(const Proposal&)> neighbours;
+  // Runs the gates on a proposal.
+  std::function<Attempt(const Proposal&)> evaluate;
+  // Seconds spent on the segment so far.
+  std::function<double()> spent;
+};
+
+BeamResult beam_search(int segment,
+                       const std::vector<Strategy>& strategies,
+                       const BeamHooks& hooks,
+                       const BeamOptions& options,
+                       Memory& memory);
+
+}  // namespace kernelopt::search

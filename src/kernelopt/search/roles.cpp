@@ -1,0 +1,161 @@
+#include "kernelopt/search/roles.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace kernelopt::search {
+
+namespace {
+
+constexpr double kNearFloor = 1.03;     // headroom under this: nothing to gain
+constexpr double kBusyPct = 60.0;       // SOL % that makes a unit the bottleneck
+constexpr double kIdlePct = 40.0;       // both units under this: underutilized
+constexpr double kLowOccupancy = 25.0;  // achieved occupancy % under this: underutilized
+constexpr double kLosingRatio = 0.8;    // a strategy whose best is this slow is lost
+constexpr int kLosingTries = 2;         // once it has had this many timed candidates
+
+}  // namespace
+
+std::string to_string(Bottleneck b) {
+  switch (b) {
+    case Bottleneck::kNearOptimal:
+      return "near-optimal";
+    case Bottleneck::kMemoryBound:
+      return "memory-bound";
+    case Bottleneck::kComputeBound:
+      return "compute-bound";
+    case Bottleneck::kUnderutilized:
+      return "underutilized";
+    case Bottleneck::kUnknown:
+      break;
+  }
+  return "unknown";
+}
+
+Analysis analyze(const SegmentProfile& p) {
+  Analysis a;
+  a.segment = p.segment;
+  if (p.floor_ms && *p.floor_ms > 0) a.headroom = p.time_ms / *p.floor_ms;
+  const std::string head = a.headroom
+                               ? fmt::format("{:.3f} ms, {:.2f}x its floor", p.time_ms, *a.headroom)
+                               : fmt::format("{:.3f} ms, floor unknown", p.time_ms);
+  if (a.headroom && *a.headroom < kNearFloor) {
+    a.bottleneck = Bottleneck::kNearOptimal;
+    a.why = head;
+    return a;
+  }
+  if (!p.counters) {
+    a.bottleneck = a.headroom ? Bottleneck::kMemoryBound : Bottleneck::kUnknown;
+    a.why = head + (a.headroom ? "; no counters: the floor is a memory floor" : "; no counters");
+    return a;
+  }
+  const KernelCounters& c = *p.counters;
+  const std::string counters = fmt::format(
+      "; SOL memory {:.0f}%, compute {:.0f}%, occupancy {:.0f}% (of {:.0f}%), "
+      "{} registers",
+      c.memory_pct, c.compute_pct, c.achieved_occupancy, c.theoretical_occupancy, c.registers);
+  a.why = head + counters;
+  const bool memory_busy = c.memory_pct >= kBusyPct && c.memory_pct >= c.compute_pct;
+  const bool compute_busy = !memory_busy && c.compute_pct >= kBusyPct;
+  const bool idle = (c.memory_pct < kIdlePct && c.compute_pct < kIdlePct) ||
+                    (c.achieved_occupancy > 0 && c.achieved_occupancy < kLowOccupancy);
+  // Between the marks and above the floor, the bytes are what is left to win.
+  a.bottleneck = compute_busy           ? Bottleneck::kComputeBound
+                 : !memory_busy && idle ? Bottleneck::kUnderutilized
+                                        : Bottleneck::kMemoryBound;
+  return a;
+}
+
+void Memory::record(const Attempt& attempt) {
+  if (enabled_) attempts_.push_back(attempt);
+}
+
+bool Memory::tried(int segment, const std::string& strategy, const nlohmann::json& settings) const {
+  return std::any_of(attempts_.begin(), attempts_.end(), [&](const Attempt& a) {
+    return a.segment == segment && a.strategy == strategy && a.settings == settings;
+  });
+}
+
+std::optional<std::string> Memory::abandoned(int segment, const std::string& strategy) const {
+  int timed = 0;
+  double best = 0;
+  for (const Attempt& a : attempts_) {
+    if (a.segment != segment || a.strategy != strategy) continue;
+    if (!a.correct) {
+      return fmt::format("a candidate failed {} ({})",
+                         a.failed_gate.empty() ? "a gate" : a.failed_gate, a.reason);
+    }
+    if (a.ratio) {
+      ++timed;
+      best = std::max(best, *a.ratio);
+    }
+  }
+  if (timed >= kLosingTries && best <= kLosingRatio) {
+    return fmt::format("{} candidates, the best at {:.2f}x of the baseline", timed, best);
+  }
+  return std::nullopt;
+}
+
+nlohmann::json Memory::summary() const {
+  std::map<std::pair<int, std::string>, nlohmann::json> rows;
+  for (const Attempt& a : attempts_) {
+    nlohmann::json& row = rows[{a.segment, a.strategy}];
+    if (row.is_null()) {
+      row = {{"segment", a.segment},
+             {"strategy", a.strategy},
+             {"tries", 0},
+             {"correct", 0},
+             {"accepted", 0},
+             {"best_ratio", nullptr},
+             {"failures", nlohmann::json::array()}};
+    }
+    row["tries"] = row["tries"].get<int>() + 1;
+    row["correct"] = row["correct"].get<int>() + (a.correct ? 1 : 0);
+    row["accepted"] = row["accepted"].get<int>() + (a.accepted ? 1 : 0);
+    if (a.ratio && (row["best_ratio"].is_null() || *a.ratio > row["best_ratio"].get<double>())) {
+      row["best_ratio"] = *a.ratio;
+    }
+    if (!a.accepted) {
+      row["failures"].push_back({{"round", a.round},
+                                 {"settings", a.settings},
+                                 {"gate", a.failed_gate},
+                                 {"reason", a.reason}});
+    }
+  }
+  nlohmann::json out = nlohmann::json::array();
+  for (auto& [key, row] : rows) {
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+std::vector<Strategy> plan(const Analysis& analysis,
+                           const std::map<std::string, std::string>& offered,
+                           const Memory& memory,
+                           std::vector<std::string>* dropped) {
+  std::vector<Strategy> out;
+  if (analysis.bottleneck == Bottleneck::kNearOptimal) return out;
+  const bool configs_first = analysis.bottleneck == Bottleneck::kUnderutilized ||
+                             analysis.bottleneck == Bottleneck::kComputeBound;
+  // Recipes change the algorithm (passes, access pattern): the lever for bytes. Launch
+  // configurations change parallelism and per-program work: the lever for idle units.
+  for (const char* kind :
+       {configs_first ? "config" : "recipe", configs_first ? "recipe" : "config"}) {
+    for (const auto& [name, proposer] : offered) {
+      if (proposer != kind) continue;
+      if (const auto why = memory.abandoned(analysis.segment, name)) {
+        if (dropped != nullptr) dropped->push_back(name + ": " + *why);
+        continue;
+      }
+      out.push_back(
+          {name, fmt::format("{} segment ({})", to_string(analysis.bottleneck),
+                             proposer == std::string("recipe")
+                                 ? "a recipe: fewer passes, better access"
+                                 : "launch configuration: parallelism, work per program")});
+    }
+  }
+  return out;
+}
+
+}  // namespace kernelopt::search

@@ -1,0 +1,114 @@
+#pragma once
+// The search's roles (DESIGN section 3.4), as plain C++ with no GPU in them: what the profiler
+// measured about a segment, the strategy analyst's verdict on it, the summarizer's memory of what
+// was tried and what it gave, and the planner that orders the strategies worth trying next. The
+// engine feeds them the worker's numbers; the beam (beam.hpp) and the proposers act on them.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace kernelopt::search {
+
+// Nsight Compute's numbers for one kernel (the sections SpeedOfLight, Occupancy, LaunchStats).
+struct KernelCounters {
+  double memory_pct = 0;          // SOL memory throughput, % of peak
+  double compute_pct = 0;         // SOL compute (SM) throughput, % of peak
+  double achieved_occupancy = 0;  // %
+  double theoretical_occupancy = 0;
+  int registers = 0;       // per thread
+  double grid_size = 0;    // programs launched
+  double duration_us = 0;  // the profiled launch's duration
+};
+
+// What the profiler knows about one segment: its time and floor (always), and the counters of
+// its longest kernel where ncu could read them.
+struct SegmentProfile {
+  int segment = 0;
+  double time_ms = 0;
+  std::optional<double> floor_ms;
+  double share = 0;  // of the model's GPU time
+  std::optional<KernelCounters> counters;
+};
+
+enum class Bottleneck { kNearOptimal, kMemoryBound, kComputeBound, kUnderutilized, kUnknown };
+
+std::string to_string(Bottleneck b);
+
+// The strategy analyst's verdict on a segment.
+struct Analysis {
+  int segment = 0;
+  Bottleneck bottleneck = Bottleneck::kUnknown;
+  std::optional<double> headroom;  // time / floor
+  std::string why;                 // one line, with the numbers it used
+};
+
+// Near the floor (headroom under 1.03) is near-optimal whatever the counters say. With counters:
+// memory-bound when SOL memory is at least 60%, compute-bound when SOL compute is, underutilized
+// when both are under 40% or the achieved occupancy is under 25%. Without counters (no ncu, or
+// --no-profile) a segment above its floor is memory-bound (the floor is a memory floor) when its
+// headroom is known, unknown otherwise.
+Analysis analyze(const SegmentProfile& profile);
+
+// One candidate's fate, as the summarizer records it.
+struct Attempt {
+  int segment = 0;
+  std::string strategy;     // "recipe:scan", ...
+  nlohmann::json settings;  // the launch settings it was written with
+  int round = 0;
+  bool correct = false;         // passed the static and correctness gates
+  std::optional<double> ratio;  // G4's median ratio, when it got there
+  bool accepted = false;
+  std::string failed_gate;  // "", or the first gate that stopped it
+  std::string reason;       // that gate's reason
+};
+
+// The summarizer: what was tried per segment and strategy, what it gave and why it failed, so
+// the planner does not try a failed direction blindly again. Disabled (the --no-memory ablation),
+// it records nothing and remembers nothing.
+class Memory {
+ public:
+  explicit Memory(bool enabled = true) : enabled_(enabled) {}
+
+  void record(const Attempt& attempt);
+  // Whether these exact settings of this strategy were already tried on the segment.
+  [[nodiscard]] bool tried(int segment,
+                           const std::string& strategy,
+                           const nlohmann::json& settings) const;
+  // Why a strategy is not worth more tries on the segment, or nullopt: it produced a wrong or
+  // crashing candidate (its code is wrong, other settings will not mend it), or two or more of
+  // its candidates were timed and the best of them ran at most 0.8x of the baseline.
+  [[nodiscard]] std::optional<std::string> abandoned(int segment,
+                                                     const std::string& strategy) const;
+  // Per segment and strategy: tries, correct, best ratio, the failures with their reasons.
+  [[nodiscard]] nlohmann::json summary() const;
+
+  [[nodiscard]] const std::vector<Attempt>& attempts() const { return attempts_; }
+
+  [[nodiscard]] bool enabled() const { return enabled_; }
+
+ private:
+  bool enabled_;
+  std::vector<Attempt> attempts_;
+};
+
+// A strategy the planner chose for a segment.
+struct Strategy {
+  std::string name;  // "recipe:scan"
+  std::string why;
+};
+
+// The planner: the strategies worth trying on the segment, best first, from the ones the
+// proposers offer for it (`offered`, strategy name -> the proposer's kind: "recipe" or
+// "config"), the analysis and the memory. A near-optimal segment gets none. Memory-bound and
+// unknown segments try recipes (fewer passes, better access) before launch configurations;
+// underutilized and compute-bound ones try configurations first. Strategies the memory has
+// abandoned are left out, with the reason in `dropped`.
+std::vector<Strategy> plan(const Analysis& analysis,
+                           const std::map<std::string, std::string>& offered,
+                           const Memory& memory,
+                           std::vector<std::string>* dropped = nullptr);
+
+}  // namespace kernelopt::search

@@ -1,0 +1,293 @@
+// The search's roles (analyst, memory, planner), the beam and the recipe tuner's neighbours,
+// without a GPU: the beam's evaluation is a stated objective over launch settings, so what it
+// finds and what it spends can be checked exactly.
+#include <cmath>
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include "kernelopt/search/beam.hpp"
+#include "kernelopt/search/recipe_match.hpp"
+#include "kernelopt/search/roles.hpp"
+
+namespace kernelopt::search {
+namespace {
+
+SegmentProfile profile(double time_ms, std::optional<double> floor_ms) {
+  SegmentProfile p;
+  p.segment = 2;
+  p.time_ms = time_ms;
+  p.floor_ms = floor_ms;
+  return p;
+}
+
+KernelCounters counters(double memory, double compute, double occupancy) {
+  KernelCounters c;
+  c.memory_pct = memory;
+  c.compute_pct = compute;
+  c.achieved_occupancy = occupancy;
+  c.theoretical_occupancy = 100;
+  c.registers = 32;
+  return c;
+}
+
+TEST(Analyst, FloorFirstThenTheCounters) {
+  EXPECT_EQ(analyze(profile(1.02, 1.0)).bottleneck, Bottleneck::kNearOptimal);
+  // Near its floor whatever the counters say.
+  SegmentProfile near = profile(1.0, 1.0);
+  near.counters = counters(10, 10, 5);
+  EXPECT_EQ(analyze(near).bottleneck, Bottleneck::kNearOptimal);
+  // Without counters: above a known (memory) floor is memory-bound; no floor is unknown.
+  const Analysis plain = analyze(profile(1.5, 1.0));
+  EXPECT_EQ(plain.bottleneck, Bottleneck::kMemoryBound);
+  EXPECT_NEAR(*plain.headroom, 1.5, 1e-12);
+  EXPECT_NE(plain.why.find("no counters"), std::string::npos);
+  EXPECT_EQ(analyze(profile(1.5, std::nullopt)).bottleneck, Bottleneck::kUnknown);
+  const std::vector<std::pair<KernelCounters, Bottleneck>> cases = {
+      {counters(80, 30, 70), Bottleneck::kMemoryBound},
+      {counters(30, 75, 70), Bottleneck::kComputeBound},
+      {counters(20, 30, 70), Bottleneck::kUnderutilized},
+      {counters(55, 50, 12), Bottleneck::kUnderutilized},  // low occupancy
+      {counters(50, 45, 60), Bottleneck::kMemoryBound},    // between the marks
+  };
+  for (const auto& [c, want] : cases) {
+    SegmentProfile p = profile(2.0, 1.0);
+    p.counters = c;
+    const Analysis a = analyze(p);
+    EXPECT_EQ(a.bottleneck, want) << a.why;
+    EXPECT_NE(a.why.find("SOL memory"), std::string::npos);
+  }
+}
+
+Attempt attempt(const std::string& strategy, int block, bool correct, std::optional<double> ratio) {
+  Attempt a;
+  a.segment = 2;
+  a.strategy = strategy;
+  a.settings = {{"block", block}};
+  a.correct = correct;
+  a.ratio = ratio;
+  a.accepted = correct && ratio && *ratio >= 0.97;
+  if (!correct) {
+    a.failed_gate = "G2 isolated";
+    a.reason = "values outside the tolerance";
+  } else if (!a.accepted) {
+    a.failed_gate = "G4 performance";
+    a.reason = "slower";
+  }
+  return a;
+}
+
+TEST(Memory, RemembersTriesAndAbandonsFailedDirections) {
+  Memory m;
+  m.record(attempt("recipe:scan", 1024, true, 1.2));
+  EXPECT_TRUE(m.tried(2, "recipe:scan", {{"block", 1024}}));
+  EXPECT_FALSE(m.tried(2, "recipe:scan", {{"block", 2048}}));
+  EXPECT_FALSE(m.tried(3, "recipe:scan", {{"block", 1024}}));  // another segment
+  EXPECT_FALSE(m.abandoned(2, "recipe:scan").has_value());
+  // A wrong candidate: the direction's code is wrong.
+  m.record(attempt("recipe:pool", 256, false, std::nullopt));
+  ASSERT_TRUE(m.abandoned(2, "recipe:pool").has_value());
+  EXPECT_NE(m.abandoned(2, "recipe:pool")->find("G2 isolated"), std::string::npos);
+  // Two timed candidates whose best is 0.8x or worse: a lost direction; one is not enough, and
+  // slow neighbours of a good candidate are not either.
+  m.record(attempt("recipe:reduce_dim", 64, true, 0.7));
+  EXPECT_FALSE(m.abandoned(2, "recipe:reduce_dim").has_value());
+  m.record(attempt("recipe:reduce_dim", 128, true, 0.75));
+  EXPECT_TRUE(m.abandoned(2, "recipe:reduce_dim").has_value());
+  m.record(attempt("recipe:scan", 64, true, 0.6));
+  m.record(attempt("recipe:scan", 32, true, 0.5));
+  EXPECT_FALSE(m.abandoned(2, "recipe:scan").has_value());
+  const nlohmann::json summary = m.summary();
+  ASSERT_EQ(summary.size(), 3U);
+  for (const auto& row : summary) {
+    if (row["strategy"] == "recipe:reduce_dim") {
+      EXPECT_EQ(row["tries"], 2);
+      EXPECT_EQ(row["correct"], 2);
+      EXPECT_EQ(row["accepted"], 0);
+      EXPECT_NEAR(row["best_ratio"].get<double>(), 0.75, 1e-12);
+      EXPECT_EQ(row["failures"].size(), 2U);
+    }
+  }
+  // Off (--no-memory): nothing is kept.
+  Memory off(false);
+  off.record(attempt("recipe:pool", 256, false, std::nullopt));
+  EXPECT_FALSE(off.tried(2, "recipe:pool", {{"block", 256}}));
+  EXPECT_FALSE(off.abandoned(2, "recipe:pool").has_value());
+  EXPECT_TRUE(off.summary().empty());
+}
+
+TEST(Planner, OrdersByBottleneckAndDropsAbandonedStrategies) {
+  const std::map<std::string, std::string> offered = {{"config:inductor", "config"},
+                                                      {"recipe:scan", "recipe"}};
+  Memory m;
+  Analysis a;
+  a.segment = 2;
+  a.bottleneck = Bottleneck::kNearOptimal;
+  EXPECT_TRUE(plan(a, offered, m).empty());
+  a.bottleneck = Bottleneck::kMemoryBound;
+  auto p = plan(a, offered, m);
+  ASSERT_EQ(p.size(), 2U);
+  EXPECT_EQ(p[0].name, "recipe:scan");
+  a.bottleneck = Bottleneck::kUnderutilized;
+  p = plan(a, offered, m);
+  ASSERT_EQ(p.size(), 2U);
+  EXPECT_EQ(p[0].name, "config:inductor");
+  m.record(attempt("recipe:scan", 1024, false, std::nullopt));
+  std::vector<std::string> dropped;
+  p = plan(a, offered, m, &dropped);
+  ASSERT_EQ(p.size(), 1U);
+  ASSERT_EQ(dropped.size(), 1U);
+  EXPECT_NE(dropped[0].find("recipe:scan: a candidate failed G2 isolated"), std::string::npos);
+}
+
+// An objective over one knob: ratio peaks at block 4096 (1.5x) and falls off by octaves.
+double objective(long block) {
+  return 1.5 - 0.15 * std::abs(std::log2(static_cast<double>(block)) - 12.0);
+}
+
+struct Searched {
+  BeamResult result;
+  int evaluations = 0;
+};
+
+Searched search(const BeamOptions& options,
+                bool memory_on,
+                const std::vector<Strategy>& strategies,
+                const std::map<std::string, long>& starts) {
+  Searched run;
+  Memory memory(memory_on);
+  BeamHooks hooks;
+  hooks.initial = [&](const std::string& strategy) {
+    return std::vector<nlohmann::json>{{{"block", starts.at(strategy)}}};
+  };
+  hooks.neighbours = [](const Proposal& p) {
+    const long block = p.settings.at("block").get<long>();
+    std::vector<nlohmann::json> out;
+    if (block * 2 <= 65536) out.push_back({{"block", block * 2}});
+    if (block / 2 >= 64) out.push_back({{"block", block / 2}});
+    return out;
+  };
+  hooks.evaluate = [&](const Proposal& p) {
+    ++run.evaluations;
+    Attempt a;
+    a.correct = p.strategy != "recipe:broken";
+    if (a.correct) {
+      a.ratio = objective(p.settings.at("block").get<long>());
+      if (p.strategy == "recipe:slow") *a.ratio -= 0.3;
+      a.accepted = *a.ratio >= 0.97;
+    } else {
+      a.failed_gate = "G2 isolated";
+    }
+    return a;
+  };
+  hooks.spent = [&] { return 10.0 * run.evaluations; };  // each evaluation costs 10 s
+  run.result = beam_search(2, strategies, hooks, options, memory);
+  return run;
+}
+
+TEST(Beam, ClimbsToTheBestSettingsOverRounds) {
+  BeamOptions options;
+  options.budget_s = 1000;
+  const Searched run = search(options, true, {{"recipe:scan", ""}}, {{"recipe:scan", 256}});
+  ASSERT_TRUE(run.result.best.has_value());
+  // 256 -> 512 -> 1024 -> 2048 -> 4096 takes the four later rounds of the default five.
+  EXPECT_EQ(run.result.best->proposal.settings.at("block"), 4096);
+  EXPECT_NEAR(*run.result.best->attempt.ratio, 1.5, 1e-12);
+  EXPECT_EQ(run.result.best->proposal.round, 5);
+  // With one round only the start is tried; at 0.9x it is not accepted.
+  options.rounds = 1;
+  const Searched one = search(options, true, {{"recipe:scan", ""}}, {{"recipe:scan", 256}});
+  EXPECT_EQ(one.evaluations, 1);
+  EXPECT_FALSE(one.result.best.has_value());
+}
+
+TEST(Beam, StopsWhenTheBudgetIsSpentOrNothingIsNew) {
+  BeamOptions options;
+  options.budget_s = 35;  // four evaluations of 10 s (checked before each)
+  const Searched run = search(options, true, {{"recipe:scan", ""}}, {{"recipe:scan", 256}});
+  EXPECT_EQ(run.evaluations, 4);
+  EXPECT_NE(run.result.stopped.find("budget spent"), std::string::npos) << run.result.stopped;
+  // Started at the peak with a width of one: its neighbours are worse, then only tried settings
+  // (and one new one on each side per round) remain; with 20 rounds it converges before the end.
+  options.budget_s = 10000;
+  options.rounds = 20;
+  options.width = 1;
+  const Searched peak = search(options, true, {{"recipe:scan", ""}}, {{"recipe:scan", 4096}});
+  EXPECT_EQ(peak.result.best->proposal.settings.at("block"), 4096);
+  EXPECT_NE(peak.result.stopped.find("converged"), std::string::npos) << peak.result.stopped;
+  EXPECT_EQ(peak.evaluations, 3);
+}
+
+TEST(Beam, WithoutMemoryTriedSettingsAreEvaluatedAgain) {
+  BeamOptions options;
+  options.budget_s = 10000;
+  options.width = 1;
+  const Searched with = search(options, true, {{"recipe:scan", ""}}, {{"recipe:scan", 4096}});
+  const Searched without = search(options, false, {{"recipe:scan", ""}}, {{"recipe:scan", 4096}});
+  EXPECT_EQ(with.evaluations, 3);
+  EXPECT_EQ(without.evaluations, 1 + 2 * 4);  // the same two neighbours in each later round
+  EXPECT_EQ(without.result.best->proposal.settings.at("block"), 4096);
+}
+
+TEST(Beam, ABrokenStrategyIsDroppedAndDiversityKeepsAnotherInTheBeam) {
+  BeamOptions options;
+  options.budget_s = 10000;
+  options.rounds = 2;
+  options.width = 2;
+  // The broken strategy's first candidate is wrong: it gets no second round.
+  const Searched broken = search(options, true, {{"recipe:broken", ""}, {"recipe:scan", ""}},
+                                 {{"recipe:broken", 1024}, {"recipe:scan", 1024}});
+  int broken_tries = 0;
+  for (const Scored& s : broken.result.scored) {
+    broken_tries += s.proposal.strategy == "recipe:broken" ? 1 : 0;
+  }
+  EXPECT_EQ(broken_tries, 1);
+  // Two correct strategies, one always 0.3 slower. After round 2 the two best candidates are
+  // both the better strategy's (2048: 1.35x, 1024: 1.2x; the slower one's best is 1.05x): without
+  // diversity round 3 tries only its neighbours; with it the slower strategy keeps the last place.
+  const auto slow_tries = [](const Searched& run) {
+    int n = 0;
+    for (const Scored& s : run.result.scored) {
+      n += s.proposal.strategy == "recipe:slow" && s.proposal.round == 3 ? 1 : 0;
+    }
+    return n;
+  };
+  const std::vector<Strategy> two = {{"recipe:scan", ""}, {"recipe:slow", ""}};
+  const std::map<std::string, long> starts = {{"recipe:scan", 1024}, {"recipe:slow", 1024}};
+  options.rounds = 3;
+  const Searched diverse = search(options, true, two, starts);
+  EXPECT_GT(slow_tries(diverse), 0);
+  options.diversity = false;
+  const Searched greedy = search(options, true, two, starts);
+  EXPECT_EQ(slow_tries(greedy), 0);
+  EXPECT_EQ(diverse.result.best->proposal.strategy, "recipe:scan");
+}
+
+TEST(RecipeNeighbours, DoubleAndHalveWithinBoundsAndTheRegisterBudget) {
+  const RecipeMatch scan{"scan", {}, ""};
+  const auto n = recipe_neighbours(scan, {{"rows", 1}, {"block", 8192}, {"num_warps", 16}});
+  // rows 2 x 8192 = 16384 elements fits; block 16384 and 32 warps are over the bounds.
+  const std::vector<nlohmann::json> want = {{{"rows", 2}, {"block", 8192}, {"num_warps", 16}},
+                                            {{"rows", 1}, {"block", 4096}, {"num_warps", 16}},
+                                            {{"rows", 1}, {"block", 8192}, {"num_warps", 8}}};
+  EXPECT_EQ(n, want);
+  const RecipeMatch pool{"pool", {}, ""};
+  for (const auto& s : recipe_neighbours(pool, {{"rows", 8}, {"block", 1024}, {"num_warps", 8}})) {
+    EXPECT_LE(s.at("rows").get<long>() * s.at("block").get<long>(), 8192) << s;
+  }
+  const RecipeMatch row{"row_two_pass", {}, ""};
+  const auto r = recipe_neighbours(
+      row, {{"block", 4096}, {"num_warps", 16}, {"programs_per_sm", 0}, {"reverse", 1}});
+  const nlohmann::json flipped = {
+      {"block", 4096}, {"num_warps", 16}, {"programs_per_sm", 0}, {"reverse", 0}};
+  const nlohmann::json persistent = {
+      {"block", 4096}, {"num_warps", 16}, {"programs_per_sm", 1}, {"reverse", 1}};
+  EXPECT_NE(std::find(r.begin(), r.end(), flipped), r.end());
+  EXPECT_NE(std::find(r.begin(), r.end(), persistent), r.end());
+  for (const auto& s : r) {  // programs_per_sm 0 (one program per row) is not doubled
+    EXPECT_LE(s.at("programs_per_sm").get<long>(), 1) << s;
+  }
+}
+
+}  // namespace
+}  // namespace kernelopt::search
