@@ -16,6 +16,7 @@
 
 #include "kernelopt/engine/bench_document.hpp"
 #include "kernelopt/engine/bench_spec.hpp"
+#include "kernelopt/engine/remeasure.hpp"
 #include "kernelopt/store/store.hpp"
 #include "run_binary.hpp"
 
@@ -262,6 +263,54 @@ TEST_F(BenchTest, ARunDirectoryKeepsItsSearchMode) {
   EXPECT_EQ(resumed.code, 4) << resumed.output;
   std::ofstream(run / "bench_mode.json") << R"({"search": true, "perf_gate": false})";
   EXPECT_EQ(kernelopt(base + " --search --no-perf-gate").code, 4);
+}
+
+// remeasure finds a bench run's accepted replacements (optimized and matched (optimized), not the
+// fallbacks) and an optimize run's optimized/; without a GPU it loads nothing and exits 4; a folder
+// that is neither, or an accepted problem whose optimized/ is gone, is a usage error.
+TEST_F(BenchTest, RemeasureFindsTheAcceptedReplacements) {
+  const fs::path run = dir_ / "bench_run";
+  fs::create_directories(run / "problems");
+  const auto problem = [&](const std::string& name, const std::string& cls, bool optimized) {
+    std::ofstream(run / "problems" / (name + ".json"))
+        << nlohmann::json{{"outcome", {{"class", cls}, {"ratio", 1.2}}}}.dump();
+    if (!optimized) return;
+    const fs::path dir = run / "search" / name / "optimized";
+    fs::create_directories(dir);
+    fs::copy_file(fs::path(KERNELOPT_SOURCE_DIR) / "examples/row_sum.py", dir / "problem.py");
+    std::ofstream(dir / "manifest.json") << nlohmann::json{
+        {"schema", "kernelopt.optimized/1"},
+        {"problem", "problem.py"},
+        {"graphs", {"graph_0.py"}}}.dump();
+  };
+  problem("level1_1_a", "fallback", false);
+  const Result none = kernelopt("remeasure " + run.string());
+  EXPECT_EQ(none.code, 0) << none.output;
+  EXPECT_NE(none.output.find("no accepted replacement to re-measure"), std::string::npos);
+  EXPECT_EQ(read_json(run / "remeasure.json")["slower"], 0);
+  problem("level1_2_b", "optimized", true);
+  problem("level1_3_c", "matched (optimized)", true);
+  problem("level1_4_d", "matched (synthesis failed)", false);
+  const auto targets = engine::remeasure_targets(run.string());
+  ASSERT_EQ(targets.size(), 2U);
+  EXPECT_EQ(targets[0].problem, "level1_2_b");
+  EXPECT_EQ(targets[1].problem, "level1_3_c");
+  EXPECT_EQ(targets[1].first["ratio"], 1.2);
+  if (!has_gpu()) {
+    const Result no_gpu = kernelopt("remeasure " + run.string());
+    EXPECT_EQ(no_gpu.code, 4) << no_gpu.output;
+  }
+  // An optimize run directory: its own optimized/.
+  const auto one = engine::remeasure_targets((run / "search" / "level1_2_b").string());
+  ASSERT_EQ(one.size(), 1U);
+  EXPECT_EQ(one[0].problem, "level1_2_b");
+  fs::remove_all(run / "search" / "level1_3_c");
+  const Result gone = kernelopt("remeasure " + run.string());
+  EXPECT_EQ(gone.code, 2) << gone.output;
+  EXPECT_NE(gone.output.find("level1_3_c was accepted but"), std::string::npos) << gone.output;
+  const Result neither = kernelopt("remeasure " + (dir_ / "nothing").string());
+  EXPECT_EQ(neither.code, 2) << neither.output;
+  EXPECT_NE(neither.output.find("holds neither optimized/"), std::string::npos) << neither.output;
 }
 
 TEST_F(BenchTest, BadArgumentsGiveOneLineAndExitTwo) {

@@ -9,6 +9,7 @@
 #include "kernelopt/core/error.hpp"
 #include "kernelopt/engine/bench.hpp"
 #include "kernelopt/engine/commands.hpp"
+#include "kernelopt/engine/remeasure.hpp"
 
 namespace {
 
@@ -145,6 +146,20 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(5, 100000));
   add_search_flags(bench_cmd, bench.flags, "with --search: ");
 
+  kernelopt::engine::RemeasureCommand remeasure;
+  long remeasure_timeout = 1800;
+  auto* remeasure_cmd = app.add_subcommand(
+      "remeasure", "time accepted replacements again against the baseline, in a fresh run");
+  remeasure_cmd
+      ->add_option("run_dir", remeasure.run_dir,
+                   "an optimize/verify run (with optimized/) or a bench run directory")
+      ->required();
+  remeasure_cmd->add_option("--samples", remeasure.samples, "replays per side")
+      ->check(CLI::Range(5, 100000));
+  remeasure_cmd->add_option("--timeout", remeasure_timeout, "seconds for each request")
+      ->check(CLI::Range(1, 86400));
+  remeasure_cmd->add_option("--json", remeasure.json, "also write the document here");
+
   kernelopt::engine::ReportCommand report;
   auto* report_cmd = app.add_subcommand("report", "Table 1, plots and comparisons of bench runs");
   report_cmd->add_option("run_dirs", report.run_dirs, "run directory (several with --compare)")
@@ -177,6 +192,10 @@ int main(int argc, char** argv) {
       return kernelopt::engine::bench_command(bench);
     }
     if (*report_cmd) return kernelopt::engine::report_command(report);
+    if (*remeasure_cmd) {
+      remeasure.timeout = std::chrono::seconds(remeasure_timeout);
+      return kernelopt::engine::remeasure_command(remeasure);
+    }
     check.timeout = std::chrono::seconds(check_timeout);
     return kernelopt::engine::check_command(check);
   } catch (const kernelopt::Error& error) {

@@ -1,0 +1,153 @@
+#include "kernelopt/engine/remeasure.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "kernelopt/bench/stats.hpp"
+#include "kernelopt/core/error.hpp"
+#include "kernelopt/engine/ask.hpp"
+#include "kernelopt/engine/doctor.hpp"
+#include "kernelopt/engine/files.hpp"
+#include "kernelopt/engine/show.hpp"
+
+namespace kernelopt::engine {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+nlohmann::json read_json(const fs::path& path) {
+  nlohmann::json doc = nlohmann::json::parse(read_file(path), nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) {
+    throw Error("kernelopt.input", fmt::format("{}: not a JSON object", path.string()),
+                ExitCode::kUsage);
+  }
+  return doc;
+}
+
+// One target: load the problem copy in the optimized folder, capture the compiled baseline,
+// replay it interleaved with the recomposed graphs.
+nlohmann::json time_target(const RemeasureTarget& target,
+                           const RemeasureCommand& command,
+                           worker::Worker& worker) {
+  const fs::path dir = target.optimized_dir;
+  const nlohmann::json manifest = read_json(dir / "manifest.json");
+  const fs::path problem = dir / manifest.at("problem").get<std::string>();
+  handshake(worker);
+  require_gpu(worker, "kernelopt remeasure");
+  ask(worker,
+      {{"op", "load"},
+       {"problem", fs::absolute(problem).string()},
+       {"label", target.problem},
+       {"device", "cuda"}},
+      command.timeout, target.problem);
+  const fs::path work = fs::path(command.run_dir) / "remeasure" / fs::path(target.problem).stem();
+  fs::create_directories(work);
+  ask(worker,
+      {{"op", "capture"},
+       {"run_dir", fs::absolute(work).string()},
+       {"seeds", {0}},
+       {"references", false}},
+      command.timeout, target.problem);
+  nlohmann::json recomposed = nlohmann::json::object();
+  const auto& graphs = manifest.at("graphs");
+  for (std::size_t i = 0; i < graphs.size(); ++i) {
+    recomposed[std::to_string(i)] = fs::absolute(dir / graphs[i].get<std::string>()).string();
+  }
+  const nlohmann::json timed =
+      ask(worker, {{"op", "time_pair"}, {"recomposed", recomposed}, {"samples", command.samples}},
+          command.timeout, target.problem);
+  const auto baseline = timed.value("baseline_ms", std::vector<double>{});
+  const auto candidate = timed.value("candidate_ms", std::vector<double>{});
+  if (baseline.size() < 5 || candidate.size() < 5) {
+    throw Error("kernelopt.worker",
+                fmt::format("{}: the timing returned too few samples ({})", target.problem,
+                            timed.value("error", nlohmann::json()).dump()));
+  }
+  const bench::RatioEstimate r = bench::ratio_of_medians(baseline, candidate);
+  return {{"problem", target.problem},
+          {"first", target.first},
+          {"ratio", r.ratio},
+          {"ratio_low", r.low},
+          {"ratio_high", r.high},
+          {"baseline_median_ms", timed.value("baseline_median_ms", 0.0)},
+          {"candidate_median_ms", timed.value("candidate_median_ms", 0.0)},
+          {"samples", baseline.size()},
+          {"slower", r.high < 1.0}};
+}
+
+}  // namespace
+
+std::vector<RemeasureTarget> remeasure_targets(const std::string& run_dir) {
+  const fs::path root = run_dir;
+  std::vector<RemeasureTarget> out;
+  if (fs::is_regular_file(root / "optimized" / "manifest.json")) {
+    const nlohmann::json manifest = read_json(root / "optimized" / "manifest.json");
+    out.push_back({root.filename().string(), (root / "optimized").string(),
+                   manifest.value("outcome", nlohmann::json())});
+    return out;
+  }
+  if (!fs::is_directory(root / "problems")) {
+    throw Error("kernelopt.usage",
+                fmt::format("remeasure: {} holds neither optimized/ (an optimize or verify run) "
+                            "nor problems/ (a bench run)",
+                            run_dir),
+                ExitCode::kUsage);
+  }
+  std::vector<fs::path> docs;
+  for (const auto& entry : fs::directory_iterator(root / "problems")) {
+    if (entry.path().extension() == ".json") docs.push_back(entry.path());
+  }
+  std::sort(docs.begin(), docs.end());
+  for (const fs::path& path : docs) {
+    const nlohmann::json doc = read_json(path);
+    const nlohmann::json outcome = doc.value("outcome", nlohmann::json::object());
+    const std::string cls = outcome.value("class", "");
+    if (cls != "optimized" && cls != "matched (optimized)") continue;
+    const fs::path optimized = root / "search" / path.stem() / "optimized";
+    if (!fs::is_regular_file(optimized / "manifest.json")) {
+      throw Error("kernelopt.input",
+                  fmt::format("remeasure: {} was accepted but {} is missing", path.stem().string(),
+                              optimized.string()),
+                  ExitCode::kUsage);
+    }
+    out.push_back({path.stem().string(), optimized.string(), outcome});
+  }
+  return out;
+}
+
+int remeasure_command(const RemeasureCommand& command) {
+  const std::vector<RemeasureTarget> targets = remeasure_targets(command.run_dir);
+  nlohmann::json rows = nlohmann::json::array();
+  int slower = 0;
+  for (const RemeasureTarget& target : targets) {
+    // A fresh worker per target, with the run's Inductor cache: the baseline compiles to the
+    // module the first run measured.
+    worker::Worker worker(pinned_options(command.run_dir));
+    nlohmann::json row = time_target(target, command, worker);
+    const bool is_slower = row.at("slower").get<bool>();
+    slower += is_slower ? 1 : 0;
+    const std::string first = target.first.contains("ratio") && target.first.at("ratio").is_number()
+                                  ? fmt::format("{:.3f}x", target.first.at("ratio").get<double>())
+                                  : std::string("-");
+    fmt::print("{}: first {}, again {:.3f}x [{:.3f}, {:.3f}]{}\n", target.problem, first,
+               row.at("ratio").get<double>(), row.at("ratio_low").get<double>(),
+               row.at("ratio_high").get<double>(), is_slower ? "  SLOWER than the baseline" : "");
+    rows.push_back(std::move(row));
+  }
+  if (targets.empty()) {
+    fmt::print("{}: no accepted replacement to re-measure\n", command.run_dir);
+  }
+  const nlohmann::json doc = {{"schema", "kernelopt.remeasure/1"},
+                              {"run_dir", command.run_dir},
+                              {"samples", command.samples},
+                              {"replacements", rows},
+                              {"slower", slower}};
+  write_file(fs::path(command.run_dir) / "remeasure.json", doc.dump(1) + "\n");
+  if (!command.json.empty()) write_file(command.json, doc.dump(1) + "\n");
+  return slower == 0 ? 0 : 1;
+}
+
+}  // namespace kernelopt::engine
