@@ -217,7 +217,7 @@ TEST(SearchOutcome, TakesOptimizesOutcomeAndRatio) {
   s_show["problem"] = "95_CrossEntropyLoss";
   s_show["level"] = 1;
   const json doc = engine::done_document(problem, s_show, {}, engine::SearchResult{won, ""});
-  EXPECT_EQ(doc["search"], "recipes (kernelopt optimize, offline)");
+  EXPECT_EQ(doc["search"], "beam search over recipes (kernelopt optimize, offline)");
   const json s = report::summarize({doc});
   EXPECT_FALSE(s["baseline_only"].get<bool>());
   EXPECT_EQ(s["overall"]["classes"]["optimized"], 1);

@@ -93,7 +93,7 @@ nlohmann::json done_document(const BenchProblem& problem,
   nlohmann::json doc = header(problem, "done");
   doc["outcome"] = search ? search_outcome(show, *search) : baseline_outcome(show);
   if (search) {
-    doc["search"] = "recipes (kernelopt optimize, offline)";
+    doc["search"] = "beam search over recipes (kernelopt optimize, offline)";
     doc["optimize"] = search->document;
     if (!search->error.empty()) doc["search_error"] = search->error;
   }
