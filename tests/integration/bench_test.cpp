@@ -420,6 +420,34 @@ TEST_F(BenchTest, ReportRendersTableOneFromAStoredGpuRun) {
   ASSERT_EQ(problems.size(), 3U) << compare;
   EXPECT_EQ(problems[1], std::to_string(counts.at(0).at("problems")));
   EXPECT_EQ(problems[2], "1");
+
+  // A remeasure.json in the run directory becomes a section of the report and of summary.json.
+  EXPECT_EQ(md.find("Re-measured in a separate run"), std::string::npos);
+  std::ofstream(run / "remeasure.json") << nlohmann::json{
+      {"schema", "kernelopt.remeasure/1"},
+      {"samples", 30},
+      {"slower", 1},
+      {"replacements",
+       {{{"problem", "level1_39_a"},
+         {"first", {{"ratio", 1.289}}},
+         {"ratio", 1.281},
+         {"ratio_low", 1.27},
+         {"ratio_high", 1.29},
+         {"slower", false}},
+        {{"problem", "level1_23_b"},
+         {"first", {{"ratio", 0.973}}},
+         {"ratio", 0.96},
+         {"ratio_low", 0.95},
+         {"ratio_high", 0.97},
+         {"slower", true}}}}}.dump();
+  ASSERT_EQ(kernelopt("report " + run.string()).code, 0);
+  const std::string again = read(run / "report.md");
+  EXPECT_NE(again.find("1 of 2 accepted replacements slower than the baseline"), std::string::npos)
+      << again;
+  EXPECT_EQ(
+      row_cells(again, "level1_23_b"),
+      (std::vector<std::string>{"level1_23_b", "0.973", "0.960 [0.950, 0.970]", "**slower**"}));
+  EXPECT_EQ(read_json(run / "summary.json")["remeasure"]["slower"], 1);
 }
 
 std::string find_chromium() {

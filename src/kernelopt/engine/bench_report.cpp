@@ -64,6 +64,16 @@ std::vector<nlohmann::json> load_documents(const std::string& run_dir) {
 
 nlohmann::json write_summary(const std::string& run_dir) {
   nlohmann::json summary = report::summarize(load_documents(run_dir));
+  // `kernelopt remeasure`'s second timing of the accepted replacements, when it ran.
+  const fs::path remeasured = fs::path(run_dir) / "remeasure.json";
+  if (fs::is_regular_file(remeasured)) {
+    nlohmann::json doc = nlohmann::json::parse(read_file(remeasured), nullptr, false);
+    if (doc.is_object() && doc.contains("replacements")) {
+      summary["remeasure"] = {{"samples", doc.value("samples", 0)},
+                              {"slower", doc.value("slower", 0)},
+                              {"replacements", doc.at("replacements")}};
+    }
+  }
   write_file(fs::path(run_dir) / "summary.json", summary.dump(1) + "\n");
   return summary;
 }

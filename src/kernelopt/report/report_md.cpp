@@ -59,6 +59,27 @@ std::string format_report_md(const nlohmann::json& summary, const std::string& t
   if (!overall.at("failure_reasons").empty()) {
     out += "\n## Failures\n\n" + render(failure_table(summary));
   }
+  if (summary.contains("remeasure")) {
+    const nlohmann::json& again = summary.at("remeasure");
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& r : again.at("replacements")) {
+      const nlohmann::json first = r.value("first", nlohmann::json::object());
+      rows.push_back({r.value("problem", "?"),
+                      first.contains("ratio") && first.at("ratio").is_number()
+                          ? fmt::format("{:.3f}", first.at("ratio").get<double>())
+                          : "-",
+                      fmt::format("{:.3f} [{:.3f}, {:.3f}]", r.value("ratio", 0.0),
+                                  r.value("ratio_low", 0.0), r.value("ratio_high", 0.0)),
+                      r.value("slower", false) ? "**slower**" : "no"});
+    }
+    out += fmt::format(
+        "\n## Re-measured in a separate run (`kernelopt remeasure`)\n\n{} of {} accepted "
+        "replacements slower than the baseline (interval entirely under 1.0), {} + {} "
+        "samples.\n\n",
+        again.value("slower", 0), again.at("replacements").size(), again.value("samples", 0),
+        again.value("samples", 0));
+    out += markdown_table({"problem", "first ratio", "again [95% interval]", "slower"}, rows);
+  }
   out += "\n## Cost\n\n" + render(cost_table(summary));
   out +=
       "\n## Problems\n\nfloor ms: the sum of the segments' floors plus the time of every "
