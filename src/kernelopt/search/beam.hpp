@@ -4,9 +4,10 @@
 // neighbours), keeping the `width` best correct candidates by their G4 ratio. A beam that has
 // converged on one strategy while another gave a correct candidate gives its last place to that
 // other strategy's best (the diversity constraint). A strategy the memory has abandoned gets no
-// more candidates. It stops after `rounds`, when a round has nothing new to try, or when the segment's budget of seconds is spent (checked before every
-// evaluation, so one evaluation may overrun it). The gates are the evaluation; the engine passes
-// them in, so the search itself runs without a GPU in the tests.
+// more candidates. It stops after `rounds`, when a round has nothing new to try, or when the
+// segment's budget of seconds is spent (checked before every evaluation, so one evaluation may
+// overrun it). The gates are the evaluation; the engine passes them in, so the search itself runs
+// without a GPU in the tests.
 #include <functional>
 #include <optional>
 #include <string>
