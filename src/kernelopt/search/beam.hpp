@@ -5,9 +5,9 @@
 // converged on one strategy while another gave a correct candidate gives its last place to that
 // other strategy's best (the diversity constraint). A strategy the memory has abandoned gets no
 // more candidates. It stops after `rounds`, when a round has nothing new to try, or when the
-// segment's budget of seconds is spent (checked before every evaluation, so one evaluation may
-// overrun it). The gates are the evaluation; the engine passes them in, so the search itself runs
-// without a GPU in the tests.
+// budget of seconds is spent (the engine's clock runs over the whole problem; checked before
+// every evaluation, so one evaluation may overrun it). The gates are the evaluation; the engine
+// passes them in, so the search itself runs without a GPU in the tests.
 #include <functional>
 #include <optional>
 #include <string>
@@ -35,7 +35,7 @@ struct Scored {
 struct BeamOptions {
   int width = 3;          // --no-beam: 1
   int rounds = 5;         // --rounds
-  double budget_s = 180;  // seconds of the worker's (GPU) time for the segment
+  double budget_s = 180;  // seconds of the worker's (GPU) time, counted by hooks.spent
   bool diversity = true;  // --no-beam: off
 };
 
