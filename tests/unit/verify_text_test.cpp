@@ -56,12 +56,32 @@ TEST(VerifyText, OptimizeSaysWhatItProposedAndTried) {
       {{"segment", 0}, {"recipe", "reduce_dim"}, {"why", "argmax over dim 1"}, {"candidates", 3}},
       {{"segment", 1}, {"recipe", nullptr}, {"candidates", 0}}};
   doc["tried"] = {one("seg0_reduce_dim_0.py", true, "optimized")};
+  doc["tried"][0]["round"] = 2;
+  doc["tried"][0]["settings"] = {{"rows_per_step", 8}};
+  doc["search"] = {{{"segment", 0},
+                    {"bottleneck", "memory-bound"},
+                    {"analysis", "2.679 ms, 1.33x its floor"},
+                    {"evaluated", 7},
+                    {"rounds", 3},
+                    {"stopped", "converged: round 4 had nothing new to try"},
+                    {"best", {{"settings", {{"rows_per_step", 8}}}, {"ratio", 1.0899}}}}};
+  doc["counters"] = "1 kernel(s) in 29.2 s";
   const std::string text = report::format_verify(doc);
-  EXPECT_NE(text.find("seg0: recipe reduce_dim (argmax over dim 1), 3 candidate(s)"),
-            std::string::npos);
+  EXPECT_NE(text.find("seg0: recipe reduce_dim (argmax over dim 1)\n"), std::string::npos);
+  EXPECT_NE(text.find("tried (round 2, {\"rows_per_step\":8}):"), std::string::npos) << text;
+  EXPECT_NE(text.find("seg0 search: memory-bound (2.679 ms, 1.33x its floor); 7 candidate(s) over "
+                      "3 round(s), converged: round 4 had nothing new to try; best "
+                      "{\"rows_per_step\":8} at 1.090x"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("counters: 1 kernel(s) in 29.2 s"), std::string::npos);
   EXPECT_NE(text.find("seg1: no recipe matches"), std::string::npos);
-  EXPECT_NE(text.find("tried:"), std::string::npos);
-  EXPECT_NE(text.find("chosen:"), std::string::npos);
+  EXPECT_NE(text.find("  chosen:\n"), std::string::npos);
+  // Tried, nothing chosen: it says the compiler's kernels stay.
+  nlohmann::json lost = doc;
+  lost.erase("candidates");
+  EXPECT_NE(report::format_verify(lost).find("chosen: none; the compiler's kernels stay"),
+            std::string::npos);
 
   // Nothing proposed: the outcome alone.
   const nlohmann::json none = {

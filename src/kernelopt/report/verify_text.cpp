@@ -55,8 +55,8 @@ std::string format_verify(const nlohmann::json& doc) {
       const auto recipe = p.value("recipe", nlohmann::json());
       const int segment = p.value("segment", -1);
       if (recipe.is_string()) {
-        out += fmt::format("  seg{}: recipe {} ({}), {} candidate(s)\n", segment,
-                           recipe.get<std::string>(), p.value("why", ""), p.value("candidates", 0));
+        out += fmt::format("  seg{}: recipe {} ({})\n", segment, recipe.get<std::string>(),
+                           p.value("why", ""));
       } else if (p.contains("skipped")) {
         out += fmt::format("  seg{}: skipped: {}\n", segment, p.value("skipped", ""));
       } else {
@@ -64,13 +64,34 @@ std::string format_verify(const nlohmann::json& doc) {
       }
     }
     for (const auto& t : doc.value("tried", nlohmann::json::array())) {
-      out += "  tried:\n" + format_one(t);
+      out += t.contains("round") ? fmt::format("  tried (round {}, {}):\n", t.value("round", 0),
+                                               t.value("settings", nlohmann::json()).dump())
+                                 : std::string("  tried:\n");
+      out += format_one(t);
+    }
+    // The search per segment: the analyst's verdict, the beam's rounds and why it stopped.
+    for (const auto& s : doc.value("search", nlohmann::json::array())) {
+      const auto& best = s.value("best", nlohmann::json());
+      out += fmt::format(
+          "  seg{} search: {} ({}); {} candidate(s) over {} round(s), {}; {}\n",
+          s.value("segment", -1), s.value("bottleneck", "?"), s.value("analysis", ""),
+          s.value("evaluated", 0), s.value("rounds", 0), s.value("stopped", ""),
+          best.is_object()
+              ? fmt::format("best {} at {:.3f}x", best.value("settings", nlohmann::json()).dump(),
+                            best.value("ratio", 0.0))
+              : std::string("none chosen"));
+    }
+    if (doc.contains("counters")) {
+      out += fmt::format("  counters: {}\n", doc["counters"].is_string()
+                                                 ? doc["counters"].get<std::string>()
+                                                 : doc["counters"].dump());
     }
     if (doc.value("tried", nlohmann::json::array()).empty()) {
       out += format_one(doc);
       return out;
     }
-    out += "  chosen:\n";
+    out += doc.contains("candidates") ? "  chosen:\n"
+                                      : "  chosen: none; the compiler's kernels stay\n";
   }
   out += format_one(doc);
   if (doc.contains("optimized")) out += "wrote optimized/ (load it with kernelopt.load(dir))\n";
