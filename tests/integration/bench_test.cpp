@@ -271,9 +271,15 @@ TEST_F(BenchTest, ARunDirectoryKeepsItsSearchMode) {
 TEST_F(BenchTest, RemeasureFindsTheAcceptedReplacements) {
   const fs::path run = dir_ / "bench_run";
   fs::create_directories(run / "problems");
+  // A problem document as bench writes it (levelL_NAME.json), for level 1, NAME "N_tail".
   const auto problem = [&](const std::string& name, const std::string& cls, bool optimized) {
-    std::ofstream(run / "problems" / (name + ".json"))
-        << nlohmann::json{{"outcome", {{"class", cls}, {"ratio", 1.2}}}}.dump();
+    const std::string stem = name.substr(std::string("level1_").size());
+    std::ofstream(run / "problems" / (name + ".json")) << nlohmann::json{
+        {"schema", "kernelopt.bench.problem/1"},
+        {"level", 1},
+        {"number", std::stoi(stem)},
+        {"problem", stem},
+        {"outcome", {{"class", cls}, {"ratio", 1.2}}}}.dump();
     if (!optimized) return;
     const fs::path dir = run / "search" / name / "optimized";
     fs::create_directories(dir);

@@ -22,15 +22,12 @@ import triton.language as tl
 @triton.jit
 def _scan_rows(x_ptr, m_ptr, out_ptr, n_rows, n_cols, x_row, m_row, out_row, HAS_MASK: tl.constexpr,
                REVERSE: tl.constexpr, ROWS: tl.constexpr, BLOCK: tl.constexpr, PROD: tl.constexpr = False,
-               EXCLUSIVE: tl.constexpr = False, MINUS: tl.constexpr = False):
+               NEUTRAL: tl.constexpr = 0.0, EXCLUSIVE: tl.constexpr = False, MINUS: tl.constexpr = False):
     rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
     row_ok = rows < n_rows
     rows64 = rows.to(tl.int64)
     lanes = tl.arange(0, BLOCK)
-    if PROD:
-        carry = tl.full([ROWS], 1.0, tl.float32)
-    else:
-        carry = tl.zeros([ROWS], tl.float32)
+    carry = tl.full([ROWS], NEUTRAL, tl.float32)  # 0 for a sum, 1 for a product
     for start in tl.range(0, n_cols, BLOCK):
         if REVERSE:
             cols = n_cols - 1 - (start + lanes)  # the chunk read from the end of the row
@@ -46,10 +43,7 @@ def _scan_rows(x_ptr, m_ptr, out_ptr, n_rows, n_cols, x_row, m_row, out_row, HAS
             else:
                 src = cols - 1
         take = row_ok[:, None] & ((src >= 0) & (src < n_cols))[None, :]
-        if PROD:
-            v = tl.load(x_ptr + rows64[:, None] * x_row + src[None, :], mask=take, other=1.0).to(tl.float32)
-        else:
-            v = tl.load(x_ptr + rows64[:, None] * x_row + src[None, :], mask=take, other=0.0).to(tl.float32)
+        v = tl.load(x_ptr + rows64[:, None] * x_row + src[None, :], mask=take, other=NEUTRAL).to(tl.float32)
         if HAS_MASK:
             keep = tl.load(m_ptr + rows64[:, None] * m_row + src[None, :], mask=take, other=0)
             v = tl.where(take, v * keep.to(tl.float32), v)
@@ -96,7 +90,8 @@ def cumsum_rows(x, out, mask=None, reverse=False, rows=1, block=1024, num_warps=
         m = m.view(torch.uint8)  # the same bytes; Triton loads int1 pointers poorly
     _scan_rows[(triton.cdiv(n_rows, rows),)](
         x, m, out, n_rows, n_cols, x.stride(0), m.stride(0), out.stride(0), HAS_MASK=mask is not None,
-        REVERSE=bool(reverse), ROWS=rows, BLOCK=block, PROD=op == "prod", EXCLUSIVE=bool(exclusive),
+        REVERSE=bool(reverse), ROWS=rows, BLOCK=block, PROD=op == "prod",
+        NEUTRAL=1.0 if op == "prod" else 0.0, EXCLUSIVE=bool(exclusive),
         MINUS=bool(minus),
         num_warps=num_warps)
     return out

@@ -1,16 +1,16 @@
 #include "kernelopt/engine/remeasure.hpp"
 
-#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
 
-#include "kernelopt/bench/stats.hpp"
 #include "kernelopt/core/error.hpp"
 #include "kernelopt/engine/ask.hpp"
+#include "kernelopt/engine/bench.hpp"
 #include "kernelopt/engine/doctor.hpp"
 #include "kernelopt/engine/files.hpp"
 #include "kernelopt/engine/show.hpp"
+#include "kernelopt/gate/gate.hpp"
 
 namespace kernelopt::engine {
 
@@ -59,23 +59,22 @@ nlohmann::json time_target(const RemeasureTarget& target,
   const nlohmann::json timed =
       ask(worker, {{"op", "time_pair"}, {"recomposed", recomposed}, {"samples", command.samples}},
           command.timeout, target.problem);
-  const auto baseline = timed.value("baseline_ms", std::vector<double>{});
-  const auto candidate = timed.value("candidate_ms", std::vector<double>{});
-  if (baseline.size() < 5 || candidate.size() < 5) {
-    throw Error("kernelopt.worker",
-                fmt::format("{}: the timing returned too few samples ({})", target.problem,
-                            timed.value("error", nlohmann::json()).dump()));
+  // Judged as G4 judges: the same samples check, ratio of medians and interval.
+  const Outcome perf = gate::judge_performance(timed, gate::Thresholds{});
+  if (perf.status == Status::kRaised) {
+    throw Error("kernelopt.worker", fmt::format("{}: {} ({})", target.problem, perf.detail,
+                                                timed.value("error", nlohmann::json()).dump()));
   }
-  const bench::RatioEstimate r = bench::ratio_of_medians(baseline, candidate);
+  const double high = perf.numbers.at("ratio_high").get<double>();
   return {{"problem", target.problem},
           {"first", target.first},
-          {"ratio", r.ratio},
-          {"ratio_low", r.low},
-          {"ratio_high", r.high},
+          {"ratio", perf.numbers.at("ratio")},
+          {"ratio_low", perf.numbers.at("ratio_low")},
+          {"ratio_high", high},
           {"baseline_median_ms", timed.value("baseline_median_ms", 0.0)},
           {"candidate_median_ms", timed.value("candidate_median_ms", 0.0)},
-          {"samples", baseline.size()},
-          {"slower", r.high < 1.0}};
+          {"samples", perf.numbers.at("baseline_ms").size()},
+          {"slower", high < 1.0}};
 }
 
 }  // namespace
@@ -96,24 +95,22 @@ std::vector<RemeasureTarget> remeasure_targets(const std::string& run_dir) {
                             run_dir),
                 ExitCode::kUsage);
   }
-  std::vector<fs::path> docs;
-  for (const auto& entry : fs::directory_iterator(root / "problems")) {
-    if (entry.path().extension() == ".json") docs.push_back(entry.path());
-  }
-  std::sort(docs.begin(), docs.end());
-  for (const fs::path& path : docs) {
-    const nlohmann::json doc = read_json(path);
+  for (const nlohmann::json& doc : load_documents(run_dir)) {
     const nlohmann::json outcome = doc.value("outcome", nlohmann::json::object());
     const std::string cls = outcome.value("class", "");
     if (cls != "optimized" && cls != "matched (optimized)") continue;
-    const fs::path optimized = root / "search" / path.stem() / "optimized";
+    // The search folder is named as the problem's document (bench_task).
+    const BenchProblem problem{doc.value("level", 0), doc.value("number", 0),
+                               doc.value("problem", ""), ""};
+    const std::string name = fs::path(problem.document_name()).stem().string();
+    const fs::path optimized = root / "search" / name / "optimized";
     if (!fs::is_regular_file(optimized / "manifest.json")) {
-      throw Error("kernelopt.input",
-                  fmt::format("remeasure: {} was accepted but {} is missing", path.stem().string(),
-                              optimized.string()),
-                  ExitCode::kUsage);
+      throw Error(
+          "kernelopt.input",
+          fmt::format("remeasure: {} was accepted but {} is missing", name, optimized.string()),
+          ExitCode::kUsage);
     }
-    out.push_back({path.stem().string(), optimized.string(), outcome});
+    out.push_back({name, optimized.string(), outcome});
   }
   return out;
 }

@@ -278,7 +278,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
   std::map<int, recompose::SegmentInterface> faces;
   std::vector<gate::Candidate> candidates;
   std::map<int, search::RecipeMatch> matches;     // optimize: segment -> the recipe that matched
-  std::map<int, nlohmann::json> segment_tensors;  // optimize: the probed tensors, by segment
+  std::map<int, nlohmann::json> segment_tensors;  // the probed tensors, by segment
   int prepared = -1;                              // worker.starts() when the state was last made
   auto prepare = [&] {
     say(fmt::format("loading and compiling {} ({} seeds)", options.problem,
@@ -317,10 +317,9 @@ nlohmann::json run_verify(const VerifyOptions& options,
           make_candidates(options.problem, options.candidates, options.each, graphs, faces);
     }
     say("capturing the segments' real inputs and outputs");
-    const auto tensors = probe(worker, graphs, faces, run_dir / "work", options);
-    segment_tensors = tensors;
+    segment_tensors = probe(worker, graphs, faces, run_dir / "work", options);
     for (auto& c : candidates) {
-      c.tensors = tensors.count(c.segment) != 0 ? tensors.at(c.segment) : nullptr;
+      c.tensors = segment_tensors.count(c.segment) != 0 ? segment_tensors.at(c.segment) : nullptr;
     }
     prepared = worker.starts();
   };

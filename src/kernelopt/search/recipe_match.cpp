@@ -425,27 +425,26 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
     return std::nullopt;
   }
   if (!is_last_dim(scan->args[1], rank)) return std::nullopt;
+  // Whether an argument is `made` (a node's result), or that result as a later kernel sees it: a
+  // placeholder of its own name that is not a graph input of the segment.
+  const auto is_result = [&](const std::string& arg, const inductor::FragmentNode* made) {
+    const inductor::FragmentNode* node = arg_node(arg);
+    return node == made || (node != nullptr && node->op == "placeholder" && node != x &&
+                            node != mask && node->shape == x->shape);
+  };
   // Both flips over exactly the scanned dimension, the second one of the scan's result.
   const inductor::FragmentNode* result = scan;  // the inclusive scan, flipped back if reversed
   for (const auto* node : calls) {
     if (node->target != flip && node->target != rev) continue;
     if (node != arg_node(scan->args[0])) result = node;
     if (node->args.size() < 2 || !is_last_dim(node->args[1], rank)) return std::nullopt;
-    // flip(scan's result) or flip(scan's input); a later kernel may see the scan's result as a
-    // placeholder of its own name (not a graph input of the segment).
-    const auto* input = arg_node(node->args[0]);
-    const bool scan_result =
-        input == scan || (input != nullptr && input->op == "placeholder" && input != x &&
-                          input != mask && input->shape == x->shape);
-    if (!scan_result && input != source) return std::nullopt;
+    // flip(scan's result) or flip(scan's input).
+    if (!is_result(node->args[0], scan) && arg_node(node->args[0]) != source) return std::nullopt;
   }
-  if (minus != nullptr) {
-    // sub(result, source): the second operand is what was scanned; a later kernel may see the
-    // result as a placeholder of its own name.
-    const auto* lhs = arg_node(minus->args[0]);
-    const bool lhs_result = lhs == result || (lhs != nullptr && lhs->op == "placeholder" &&
-                                              lhs != x && lhs != mask && lhs->shape == x->shape);
-    if (!lhs_result || arg_node(minus->args[1]) != source) return std::nullopt;
+  // sub(result, source): the second operand is what was scanned.
+  if (minus != nullptr &&
+      (!is_result(minus->args[0], result) || arg_node(minus->args[1]) != source)) {
+    return std::nullopt;
   }
   const bool prod = scan->target == cumprod;
   nlohmann::json params = {{"x", x->name},

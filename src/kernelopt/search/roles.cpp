@@ -8,7 +8,6 @@ namespace kernelopt::search {
 
 namespace {
 
-constexpr double kNearFloor = 1.03;     // headroom under this: nothing to gain
 constexpr double kBusyPct = 60.0;       // SOL % that makes a unit the bottleneck
 constexpr double kIdlePct = 40.0;       // both units under this: underutilized
 constexpr double kLowOccupancy = 25.0;  // achieved occupancy % under this: underutilized

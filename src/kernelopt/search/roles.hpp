@@ -33,6 +33,10 @@ struct SegmentProfile {
   std::optional<KernelCounters> counters;
 };
 
+// A segment whose time is under this multiple of its floor has nothing to gain: the analyst calls
+// it near-optimal and the bench's triage does not search it.
+inline constexpr double kNearFloor = 1.03;
+
 enum class Bottleneck { kNearOptimal, kMemoryBound, kComputeBound, kUnderutilized, kUnknown };
 
 std::string to_string(Bottleneck b);
