@@ -1,5 +1,5 @@
 """The recipes on the GPU against PyTorch, on shapes KernelBench does not use, in float32, bfloat16
-and float16: every op of reduce_dim, row_two_pass, cross_entropy, scan and pool (max and average), at the launch settings
+and float16: every op of reduce_dim, row_two_pass, cross_entropy, scan, pool (max and average) and gemm, at the launch settings
 the engine proposes. Prints one line per case and writes them as JSON lines to OUT (flushed after
 each case, so a command cut at its time limit keeps what ran).
 usage: python3 scripts/gpu/recipe_dtypes.py OUT.jsonl"""
@@ -15,6 +15,7 @@ from kernelopt.recipes.reduce_dim import OPS as REDUCE_OPS
 from kernelopt.recipes.reduce_dim import reduce_dim, reference
 from kernelopt.recipes.row_two_pass import OPS as ROW_OPS
 from kernelopt.recipes.row_two_pass import row_two_pass
+from kernelopt.recipes.gemm import gemm, view
 from kernelopt.recipes.pool import avg_pool, max_pool
 from kernelopt.recipes.scan import cumsum_rows
 
@@ -118,4 +119,23 @@ for dtype in DTYPES:
                 avg_pool(x, got, args["kernel"], args["stride"], padding, ceil_mode, count_pad, None, 4, 256, 4)
                 record("avg_pool", f"{len(args['kernel'])}d ceil={ceil_mode} count_pad={count_pad}", dtype,
                        x.shape, got, want, t0)
+    # gemm (the --no-dispatch-aware ablation): mm with a transposed weight view, addmm with a
+    # broadcast bias, bmm; ragged tiles; the engine's first settings.
+    for m, n, k in ((300, 257, 129), (33, 1000, 70)):
+        a = torch.randn(m, k, device="cuda").to(dtype)
+        w = torch.randn(n, k, device="cuda").to(dtype)
+        bias = torch.randn(n, device="cuda").to(dtype)
+        for op in ("mm", "addmm"):
+            t0 = time.time()
+            b = view(w, (k, n), (1, k), 0)
+            want = a.double() @ b.double() + (bias.double() if op == "addmm" else 0)
+            got = torch.empty(m, n, device="cuda", dtype=dtype)
+            gemm(a, b, got, view(bias, (m, n), (0, 1), 0) if op == "addmm" else None, 1, 1, 128, 128, 32, 8, 8, 3)
+            record("gemm", op, dtype, (m, n, k), got, want, t0)
+    t0 = time.time()
+    a = torch.randn(5, 67, 91, device="cuda").to(dtype)
+    b = torch.randn(5, 91, 45, device="cuda").to(dtype)
+    got = torch.empty(5, 67, 45, device="cuda", dtype=dtype)
+    gemm(a, b, got, None, 1, 1, 64, 64, 32, 8, 4, 4)
+    record("gemm", "bmm", dtype, (5, 67, 45, 91), got, a.double() @ b.double(), t0)
 out.close()

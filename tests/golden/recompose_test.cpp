@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -41,12 +42,14 @@ struct Patched {
   std::vector<recompose::SegmentInterface> faces;
 };
 
-Patched patch(const std::string& fixture) {
+Patched patch(const std::string& fixture, bool dispatch_aware = true) {
   Patched p;
   p.source = read_file(fixtures_dir() / "output_code" / fixture);
   analysis::GraphRun run;
   run.code = inductor::parse_output_code(p.source);
-  const auto map = analysis::build_dispatch_map({run}, {});
+  analysis::AnalysisOptions options;
+  options.dispatch_aware = dispatch_aware;
+  const auto map = analysis::build_dispatch_map({run}, options);
   std::vector<recompose::Replacement> replacements;
   for (const auto& segment : map.segments) {
     p.faces.push_back(recompose::segment_interface(run.code, map, segment));
@@ -179,6 +182,33 @@ TEST(Recompose, MixedGraphInterfacesUseLiveNames) {
   // The kernels' definitions stay (unused ones cost nothing) and the loader precedes Runner.
   EXPECT_LT(p.recomposed.find("_ko_segment_1 = _ko_candidate('seg1.py')"),
             p.recomposed.find("class Runner"));
+}
+
+// --no-dispatch-aware: the extern mm is a segment of its own between the two Triton segments; its
+// line becomes the call of its candidate, with the transposed weight's root as an input and the
+// preallocated out= buffer as the output; nothing else changes.
+TEST(Recompose, ExternProductReplacedWhenNotDispatchAware) {
+  const Patched p = patch("a_runner_mixed.py", false);
+  ASSERT_EQ(p.faces.size(), 3U);
+  const auto& mm = p.faces[1];
+  EXPECT_EQ(mm.first_step, mm.last_step);
+  EXPECT_EQ(mm.inputs,
+            (std::map<std::string, std::string>{{"arg1_1", "arg1_1"}, {"buf0", "buf0"}}));
+  EXPECT_EQ(mm.outputs, (std::map<std::string, std::string>{{"buf1", "buf1"}}));
+  EXPECT_EQ(p.recomposed.find("extern_kernels.mm("), std::string::npos);
+  EXPECT_NE(p.recomposed.find("_ko_segment_1({'arg1_1': arg1_1, 'buf0': buf0}, {'buf1': buf1})"),
+            std::string::npos)
+      << p.recomposed;
+  // The other segments are the dispatch-aware ones, renumbered around it.
+  const Patched aware = patch("a_runner_mixed.py");
+  EXPECT_EQ(p.faces[2].inputs, aware.faces[1].inputs);
+  EXPECT_EQ(p.faces[2].outputs, aware.faces[1].outputs);
+  const fs::path tmp = fs::temp_directory_path() / "kernelopt_extern_recomposed.py";
+  std::ofstream(tmp) << p.recomposed;
+  const std::string command =
+      "python3 -c \"import ast,sys; ast.parse(open(sys.argv[1]).read())\" " + tmp.string();
+  EXPECT_EQ(std::system(command.c_str()), 0);
+  fs::remove(tmp);
 }
 
 }  // namespace

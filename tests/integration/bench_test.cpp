@@ -247,6 +247,10 @@ TEST_F(BenchTest, ARunDirectoryKeepsItsSearchMode) {
   EXPECT_EQ(greedy.code, 2) << greedy.output;
   EXPECT_NE(greedy.output.find("for --search --no-beam --rounds 2"), std::string::npos)
       << greedy.output;
+  const Result dispatch = kernelopt(base + " --search --no-dispatch-aware");
+  EXPECT_EQ(dispatch.code, 2) << dispatch.output;
+  EXPECT_NE(dispatch.output.find("for --search --no-dispatch-aware"), std::string::npos)
+      << dispatch.output;
   const Result alone = kernelopt(base + " --no-perf-gate --no-memory");
   EXPECT_EQ(alone.code, 2) << alone.output;
   EXPECT_NE(alone.output.find("--no-perf-gate --no-memory set(s) the search: add --search"),

@@ -319,3 +319,57 @@ print("ok")
 
 def test_max_pool_matches_pytorch_in_1_2_3_dims():
     assert run_interpreted(MAX_POOL, timeout=600).strip() == "ok"
+
+GEMM = """
+import torch
+from kernelopt.recipes.gemm import gemm, view
+torch.manual_seed(0)
+# Ragged tiles in every dimension, K shorter than a block, transposed and offset views, batches,
+# addmm's broadcast bias (a stride-0 view as Inductor writes it) with alpha and beta. bfloat16 is
+# checked on the GPU only (scripts/gpu/recipe_dtypes.py): Triton 3.6's interpreter computes
+# tl.dot of bfloat16 operands wrongly (a plain 16x16 product is off by 1e10).
+for dtype, tol in ((torch.float32, 1e-5), (torch.float16, 2e-2)):
+    for m, n, k in ((37, 45, 29), (16, 80, 7), (70, 3, 130)):
+        a = torch.randn(m, k).to(dtype)
+        w = torch.randn(n, k).to(dtype)                      # a weight, used transposed
+        b = view(w, (k, n), (1, k), 0)
+        out = torch.full((m, n), 7.0, dtype=dtype)
+        gemm(a, b, out, block_m=16, block_n=32, block_k=16, group_m=2, num_warps=1)
+        want = a.double() @ b.double()
+        assert torch.allclose(out.double(), want, rtol=tol, atol=tol * k ** 0.5), (dtype, m, n, k)
+        bias = torch.randn(n).to(dtype)
+        gemm(a, b, out, view(bias, (m, n), (0, 1), 0), alpha=0.5, beta=2.0, block_m=32, block_n=16,
+             block_k=32, group_m=4, num_warps=2)
+        want = 2.0 * bias.double() + 0.5 * (a.double() @ b.double())
+        assert torch.allclose(out.double(), want, rtol=tol, atol=tol * k ** 0.5), (dtype, m, n, k, "addmm")
+    a = torch.randn(3, 21, 40).to(dtype)
+    b = torch.randn(3, 33, 40).to(dtype).transpose(1, 2)
+    out = torch.empty(3, 21, 33, dtype=dtype)
+    gemm(a, b, out, block_m=16, block_n=16, block_k=16, group_m=1, num_warps=1)
+    assert torch.allclose(out.double(), a.double() @ b.double(), rtol=tol, atol=tol * 40 ** 0.5), (dtype, "bmm")
+    base = torch.randn(21, 33).to(dtype)                      # baddbmm, the bias broadcast over the batch
+    gemm(a, b, out, base, alpha=1, beta=-1, block_m=32, block_n=32, block_k=16, num_warps=2)
+    want = a.double() @ b.double() - base.double()
+    assert torch.allclose(out.double(), want, rtol=tol, atol=tol * 40 ** 0.5), (dtype, "baddbmm")
+# An offset view: the last 4 rows of a bigger matrix.
+big = torch.randn(10, 6)
+part = view(big, (4, 6), (6, 1), 36)
+assert torch.equal(part, big[6:])
+out = torch.empty(4, 5)
+gemm(part, torch.eye(6)[:, :5], out, block_m=16, block_n=16, block_k=16, num_warps=1)
+assert torch.allclose(out, big[6:, :5], atol=1e-6)
+for a, b, out in ((torch.zeros(3, 4), torch.zeros(5, 6), torch.zeros(3, 6)),
+                  (torch.zeros(3, 4), torch.zeros(4, 6), torch.zeros(3, 5)),
+                  (torch.zeros(2, 3, 4), torch.zeros(3, 4, 6), torch.zeros(2, 3, 6))):
+    try:
+        gemm(a, b, out)
+    except ValueError as e:
+        assert "gemm" in str(e)
+    else:
+        raise AssertionError(("accepted", a.shape, b.shape, out.shape))
+print("ok")
+"""
+
+
+def test_gemm_matches_pytorch_for_views_bias_batches_and_dtypes():
+    assert run_interpreted(GEMM, timeout=600).strip() == "ok"

@@ -88,6 +88,41 @@ TEST(DispatchMap, Classes) {
   EXPECT_TRUE(none.segments.empty());
 }
 
+// --no-dispatch-aware: the extern mm becomes replaceable, a segment of its own with no memory
+// floor (a product is bound by its arithmetic), and the class counts its time as replaceable.
+TEST(DispatchMap, NotDispatchAwareMakesExternProductsReplaceable) {
+  analysis::AnalysisOptions options;
+  options.bandwidth_gbps = 1000;
+  options.dispatch_aware = false;
+  const auto map = analysis::build_dispatch_map({mixed_graph({0.01, 5.0, 0.01, 0.01})}, options);
+  ASSERT_EQ(map.segments.size(), 3U);
+  EXPECT_TRUE(map.launches[1].replaceable);
+  EXPECT_EQ(map.segments[1].launches, std::vector<int>({1}));
+  EXPECT_TRUE(map.segments[1].extern_call);
+  EXPECT_FALSE(map.segments[1].floor_ms.has_value());
+  EXPECT_EQ(map.segments[1].inputs, std::vector<std::string>({"buf0", "arg1_1"}));
+  EXPECT_EQ(map.segments[1].outputs, std::vector<std::string>({"buf1"}));
+  EXPECT_EQ(map.segments[2].launches, std::vector<int>({2, 3}));
+  EXPECT_TRUE(map.segments[2].floor_ms.has_value());
+  // Vendor-dominated when dispatch-aware (Triton is 0.6% of the time); not here.
+  EXPECT_EQ(map.problem_class, analysis::ProblemClass::kOptimizable);
+  EXPECT_EQ(analysis::to_json(map).at("dispatch_aware"), false);
+  EXPECT_FALSE(
+      analysis::to_json(analysis::build_dispatch_map({mixed_graph({0.01, 5.0, 0.01, 0.01})}, {}))
+          .contains("dispatch_aware"));
+
+  // A graph of an extern mm and addmm: no Triton kernel, unless the ablation makes them
+  // replaceable: two segments, one per call.
+  analysis::GraphRun extern_only;
+  extern_only.code = inductor::parse_output_code(fixture("f_extern_only.py"));
+  extern_only.launch_ms = {1.0, 1.0};
+  const auto only = analysis::build_dispatch_map({extern_only}, options);
+  EXPECT_EQ(only.problem_class, analysis::ProblemClass::kOptimizable);
+  ASSERT_EQ(only.segments.size(), 2U);
+  EXPECT_TRUE(only.segments[0].extern_call);
+  EXPECT_EQ(only.segments[1].inputs, std::vector<std::string>({"arg2_1", "buf0", "arg3_1"}));
+}
+
 TEST(DispatchMap, UntimedGraphWithTritonLaunchesIsOptimizable) {
   // verify builds its map without launch times: no share is known, so Triton launches decide.
   analysis::GraphRun untimed;

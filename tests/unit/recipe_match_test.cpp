@@ -405,5 +405,64 @@ TEST(RecipeMatch, RowTwoPassOnL1Normalization) {
       search::match_row_two_pass(other.run.code, other.map, other.map.segments.at(0)).has_value());
 }
 
+// --no-dispatch-aware: the real L3/1 MLP capture's extern mm and addmm (a transposed weight view,
+// a stride-0 bias view) become gemm matches whose candidates rebuild each view and call the recipe;
+// dispatch-aware, the same capture has no extern segment to match.
+TEST(RecipeMatch, GemmOnExternProductsWhenNotDispatchAware) {
+  std::ifstream in(fs::path(KERNELOPT_SOURCE_DIR) /
+                   "tests/fixtures/output_code/real/h200_level3_1_MLP_graph_0.py");
+  std::ostringstream text;
+  text << in.rdbuf();
+  analysis::GraphRun run;
+  run.code = inductor::parse_output_code(text.str());
+  analysis::AnalysisOptions options;
+  options.dispatch_aware = false;
+  const auto map = analysis::build_dispatch_map({run}, options);
+  std::vector<search::RecipeMatch> gemms;
+  for (const auto& segment : map.segments) {
+    const auto m = search::match_recipe(run.code, map, segment);
+    EXPECT_EQ(m.has_value() && m->recipe == "gemm", segment.extern_call) << segment.id;
+    if (m && m->recipe == "gemm") gemms.push_back(*m);
+  }
+  ASSERT_EQ(gemms.size(), 3U);
+  EXPECT_EQ(gemms[0].params.at("op"), "mm");
+  EXPECT_EQ(gemms[0].params.at("out"), "buf0");
+  EXPECT_EQ(
+      gemms[0].params.at("operands"),
+      (nlohmann::json::array(
+          {{{"name", "arg2_1"}, {"view", nullptr}},
+           {{"name", "arg0_1"},
+            {"view", {{"size", "(16384, 16384)"}, {"stride", "(1, 16384)"}, {"offset", 0}}}}})));
+  EXPECT_EQ(gemms[2].params.at("op"), "addmm");
+  EXPECT_EQ(gemms[2].params.at("operands").size(), 3U);
+  const std::string source = search::candidate_source(gemms[2], 5, {{"block_m", 32}});
+  EXPECT_NE(source.find("from kernelopt.recipes.gemm import gemm, view"), std::string::npos);
+  EXPECT_NE(source.find("bias = view(inputs[\"arg6_1\"], (128, 8192), (0, 1), 0)"),
+            std::string::npos)
+      << source;
+  EXPECT_NE(source.find("b = view(inputs[\"arg5_1\"], (16384, 8192), (1, 16384), 0)"),
+            std::string::npos)
+      << source;
+  EXPECT_NE(source.find("gemm(a, b, out, bias, 1, 1, block_m=32, block_n=64"), std::string::npos)
+      << source;
+  const fs::path tmp = fs::temp_directory_path() / "kernelopt_gemm_candidate.py";
+  std::ofstream(tmp) << source;
+  const std::string command =
+      "python3 -c \"import ast,sys; ast.parse(open(sys.argv[1]).read())\" " + tmp.string();
+  EXPECT_EQ(std::system(command.c_str()), 0);
+  fs::remove(tmp);
+  // Dispatch-aware (the default) the products are not segments at all.
+  const auto aware = analysis::build_dispatch_map({run}, {});
+  for (const auto& segment : aware.segments) {
+    const auto m = search::match_recipe(run.code, aware, segment);
+    EXPECT_FALSE(m.has_value() && m->recipe == "gemm");
+  }
+  // Neighbours stay within the register budget: 256 x 256 tiles are never proposed.
+  for (const auto& next : search::recipe_neighbours(
+           gemms[0], {{"block_m", 256}, {"block_n", 128}, {"block_k", 32}, {"num_warps", 8}})) {
+    EXPECT_LE(next.at("block_m").get<long>() * next.at("block_n").get<long>(), 32768);
+  }
+}
+
 }  // namespace
 }  // namespace kernelopt

@@ -30,6 +30,8 @@ void add_search_flags(CLI::App* cmd,
   cmd->add_flag("--no-memory", flags.no_memory, pre + "ablation: the summarizer remembers nothing");
   cmd->add_flag("--no-perf-gate", flags.no_perf_gate,
                 pre + "ablation: G4 measures but rejects nothing");
+  cmd->add_flag("--no-dispatch-aware", flags.no_dispatch_aware,
+                pre + "ablation: vendor matrix products (extern mm/addmm/bmm) become replaceable");
 }
 
 }  // namespace

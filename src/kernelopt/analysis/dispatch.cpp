@@ -76,8 +76,12 @@ void set_floor(std::optional<std::int64_t> bytes,
 
 namespace {
 
-Launch make_launch(
-    const GraphRun& graph, int graph_index, int step_index, double time_ms, double bandwidth_gbps) {
+Launch make_launch(const GraphRun& graph,
+                   int graph_index,
+                   int step_index,
+                   double time_ms,
+                   const AnalysisOptions& options) {
+  const double bandwidth_gbps = options.bandwidth_gbps;
   const inductor::Step& step = graph.code.steps[step_index];
   Launch launch;
   launch.graph = graph_index;
@@ -96,14 +100,26 @@ Launch make_launch(
   } else {
     launch.kernel_kind = launch.kind == LaunchKind::kExtern ? "extern" : "aten";
   }
+  launch.replaceable =
+      launch.kind == LaunchKind::kTriton ||
+      (!options.dispatch_aware && launch.kind == LaunchKind::kExtern && replaceable_extern(step));
   return launch;
 }
 
 }  // namespace
 
+bool replaceable_extern(const inductor::Step& step) {
+  static const std::set<std::string> products = {"mm", "addmm", "bmm", "baddbmm"};
+  if (step.kind != StepKind::kExternCall || products.count(step.target) == 0) return false;
+  return step.writes.size() == 1 &&
+         std::any_of(step.args.begin(), step.args.end(),
+                     [](const std::string& arg) { return arg.rfind("out=", 0) == 0; });
+}
+
 DispatchMap build_dispatch_map(const std::vector<GraphRun>& graphs,
                                const AnalysisOptions& options) {
   DispatchMap map;
+  map.dispatch_aware = options.dispatch_aware;
   for (std::size_t g = 0; g < graphs.size(); ++g) {
     const GraphRun& graph = graphs[g];
     std::size_t launch_index = 0;
@@ -112,23 +128,26 @@ DispatchMap build_dispatch_map(const std::vector<GraphRun>& graphs,
       const double ms = launch_index < graph.launch_ms.size() ? graph.launch_ms[launch_index] : 0;
       ++launch_index;
       map.launches.push_back(
-          make_launch(graph, static_cast<int>(g), static_cast<int>(s), ms, options.bandwidth_gbps));
+          make_launch(graph, static_cast<int>(g), static_cast<int>(s), ms, options));
     }
   }
   for (const Launch& launch : map.launches) {
     map.total_ms += launch.time_ms;
     if (launch.kind == LaunchKind::kTriton) map.triton_ms += launch.time_ms;
+    if (launch.replaceable) map.replaceable_ms += launch.time_ms;
   }
   for (Launch& launch : map.launches) {
     launch.share = map.total_ms > 0 ? launch.time_ms / map.total_ms : 0;
   }
   map.triton_share = map.total_ms > 0 ? map.triton_ms / map.total_ms : 0;
   map.segments = find_segments(graphs, map, options.bandwidth_gbps);
-  if (map.triton_ms <= 0 &&
-      std::none_of(map.launches.begin(), map.launches.end(),
-                   [](const Launch& l) { return l.kind == LaunchKind::kTriton; })) {
+  // The class counts what kernelopt may replace: the Triton launches, and with dispatch_aware off
+  // the replaceable extern calls too.
+  if (map.replaceable_ms <= 0 && std::none_of(map.launches.begin(), map.launches.end(),
+                                              [](const Launch& l) { return l.replaceable; })) {
     map.problem_class = ProblemClass::kNoTriton;
-  } else if (map.total_ms > 0 && map.triton_share < options.vendor_dominated_share) {
+  } else if (map.total_ms > 0 &&
+             map.replaceable_ms / map.total_ms < options.vendor_dominated_share) {
     // Without launch times (verify does not time launches) the share is unknown: a graph with
     // Triton launches is optimizable until times say otherwise.
     map.problem_class = ProblemClass::kVendorDominated;

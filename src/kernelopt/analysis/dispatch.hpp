@@ -17,7 +17,8 @@ namespace kernelopt::analysis {
 // What a launch dispatches to.
 enum class LaunchKind {
   kTriton,  // an Inductor-generated Triton kernel: replaceable
-  kExtern,  // a vendor-library call (cuBLAS / cuDNN through extern_kernels): kept as is
+  kExtern,  // a vendor-library call (cuBLAS / cuDNN through extern_kernels): kept as is, unless
+            // the analysis is not dispatch-aware (then a matrix product is replaceable too)
   kAten     // an ATen fallback op: kept as is
 };
 
@@ -51,9 +52,12 @@ struct Launch {
   std::optional<double> headroom;     // time / floor
   std::vector<std::string> reads;     // root buffers
   std::vector<std::string> writes;    // root buffers
+  bool replaceable = false;           // kernelopt may replace it: every Triton launch; with
+                                      // dispatch_aware off also mm/addmm/bmm/baddbmm (out=)
 };
 
-// Consecutive Triton launches of one graph that no extern call or ATen fallback interrupts.
+// Consecutive Triton launches of one graph that no extern call or ATen fallback interrupts; or,
+// with dispatch_aware off, one replaceable extern call on its own.
 struct Segment {
   int id = 0;  // dense, over the whole model
   int graph = 0;
@@ -62,6 +66,7 @@ struct Segment {
   std::vector<std::string> outputs;  // buffers written that are read later, returned or inputs
   double time_ms = 0;
   double share = 0;
+  bool extern_call = false;           // one vendor-library call (dispatch_aware off)
   std::optional<std::int64_t> bytes;  // inputs read once plus outputs written once
   std::optional<double> floor_ms;
   std::optional<double> headroom;
@@ -73,9 +78,11 @@ enum class ProblemClass { kNoTriton, kVendorDominated, kOptimizable };
 struct DispatchMap {
   std::vector<Launch> launches;
   std::vector<Segment> segments;
-  double total_ms = 0;      // sum of launch times
-  double triton_ms = 0;     // sum over Triton launches
-  double triton_share = 0;  // triton_ms / total_ms
+  double total_ms = 0;         // sum of launch times
+  double triton_ms = 0;        // sum over Triton launches
+  double triton_share = 0;     // triton_ms / total_ms
+  double replaceable_ms = 0;   // sum over replaceable launches (triton_ms when dispatch-aware)
+  bool dispatch_aware = true;  // AnalysisOptions::dispatch_aware
   ProblemClass problem_class = ProblemClass::kNoTriton;
 };
 
@@ -83,7 +90,14 @@ struct DispatchMap {
 struct AnalysisOptions {
   double bandwidth_gbps = 0;             // measured copy bandwidth; 0 = no floors
   double vendor_dominated_share = 0.10;  // Triton share under this: vendor-dominated
+  // Off (the --no-dispatch-aware ablation): vendor-library matrix products (extern mm, addmm, bmm,
+  // baddbmm writing into a preallocated out=) become replaceable segments of their own, and the
+  // class counts them as replaceable time. Convolutions and ATen fallbacks stay as they are.
+  bool dispatch_aware = true;
 };
+
+// Whether an extern call is one the --no-dispatch-aware ablation may replace.
+bool replaceable_extern(const inductor::Step& step);
 
 // Builds the dispatch map from the parsed graphs and their measured launch times.
 DispatchMap build_dispatch_map(const std::vector<GraphRun>& graphs, const AnalysisOptions& options);

@@ -66,13 +66,19 @@ nlohmann::json to_json(const DispatchMap& map) {
                         {"bytes", opt(s.bytes)},
                         {"floor_ms", opt(s.floor_ms)},
                         {"headroom", opt(s.headroom)}});
+    if (s.extern_call) segments.back()["extern_call"] = true;
   }
-  return {{"launches", launches},
-          {"segments", segments},
-          {"launch_sum_ms", map.total_ms},
-          {"triton_ms", map.triton_ms},
-          {"triton_share", map.triton_share},
-          {"class", to_string(map.problem_class)}};
+  nlohmann::json doc = {{"launches", launches},
+                        {"segments", segments},
+                        {"launch_sum_ms", map.total_ms},
+                        {"triton_ms", map.triton_ms},
+                        {"triton_share", map.triton_share},
+                        {"class", to_string(map.problem_class)}};
+  if (!map.dispatch_aware) {
+    doc["dispatch_aware"] = false;  // --no-dispatch-aware: the class counts replaceable externs
+    doc["replaceable_ms"] = map.replaceable_ms;
+  }
+  return doc;
 }
 
 }  // namespace kernelopt::analysis

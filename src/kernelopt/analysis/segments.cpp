@@ -66,7 +66,10 @@ std::vector<Segment> find_segments(const std::vector<GraphRun>& graphs,
     const GraphRun& graph = graphs[current.graph];
     fill_buffers(graph, map, current);
     current.bytes = moved_bytes(graph, current.inputs, current.outputs);
-    set_floor(current.bytes, current.time_ms, bandwidth_gbps, current.floor_ms, current.headroom);
+    // A matrix product is bound by its arithmetic: a one-pass memory floor would say nothing.
+    if (!current.extern_call) {
+      set_floor(current.bytes, current.time_ms, bandwidth_gbps, current.floor_ms, current.headroom);
+    }
     current.share = map.total_ms > 0 ? current.time_ms / map.total_ms : 0;
     current.id = static_cast<int>(segments.size());
     segments.push_back(current);
@@ -75,7 +78,16 @@ std::vector<Segment> find_segments(const std::vector<GraphRun>& graphs,
   for (std::size_t i = 0; i < map.launches.size(); ++i) {
     const Launch& launch = map.launches[i];
     if (!current.launches.empty() && current.graph != launch.graph) close();
-    if (launch.kind != LaunchKind::kTriton) {
+    if (!launch.replaceable) {
+      close();
+      continue;
+    }
+    if (launch.kind != LaunchKind::kTriton) {  // a replaceable extern call: a segment of its own
+      close();
+      current.graph = launch.graph;
+      current.extern_call = true;
+      current.launches.push_back(static_cast<int>(i));
+      current.time_ms = launch.time_ms;
       close();
       continue;
     }

@@ -126,6 +126,7 @@ nlohmann::json measure(const BenchProblem& problem,
     options.iters = context.iters;
     options.timeout = context.timeout;
     options.bandwidth_gbps = context.bandwidth_gbps;
+    options.dispatch_aware = !context.flags.no_dispatch_aware;
     nlohmann::json show = run_show(options, worker, {});
     cost.peak_memory_bytes =
         bytes(ask(worker, {{"op", "env"}}, kEnvDeadline, problem.path), "peak_memory_bytes");

@@ -196,6 +196,7 @@ nlohmann::json run_show(const ShowOptions& options,
   times["cudagraphs"] = time_variant(worker, "cudagraphs", "synced", options, subject);
   analysis::AnalysisOptions analysis_options;
   analysis_options.bandwidth_gbps = bandwidth;
+  analysis_options.dispatch_aware = options.dispatch_aware;
   const analysis::DispatchMap map = analysis::build_dispatch_map(graphs, analysis_options);
   return assemble_show(options, env, loaded, captured, times, graphs, map, bandwidth,
                        level_of(options.problem), utc_now());

@@ -24,6 +24,7 @@ struct ShowOptions {
   std::chrono::seconds timeout{1800};  // deadline of each load / capture request
   double bandwidth_gbps = 0;           // 0: from doctor's cache, else measured now
   bool references = false;             // also run the float64 reference and report errors
+  bool dispatch_aware = true;          // off: extern matrix products count as replaceable
 };
 
 // Progress lines ("capturing ...") for the terminal; may be empty.

@@ -34,13 +34,15 @@ struct Graphs {
   analysis::DispatchMap map;
 };
 
-Graphs parse_graphs(const nlohmann::json& captured) {
+Graphs parse_graphs(const nlohmann::json& captured, bool dispatch_aware) {
   Graphs g;
   for (const auto& graph : captured.at("graphs")) {
     g.texts.push_back(read_file(graph.at("path").get<std::string>()));
     g.runs.push_back(parse_graph(graph, g.texts.back()));
   }
-  g.map = analysis::build_dispatch_map(g.runs, {});
+  analysis::AnalysisOptions analysis_options;
+  analysis_options.dispatch_aware = dispatch_aware;
+  g.map = analysis::build_dispatch_map(g.runs, analysis_options);
   return g;
 }
 
@@ -187,6 +189,7 @@ std::map<int, search::SegmentProfile> profile_segments(worker::Worker& worker,
   }
   analysis::AnalysisOptions analysis_options;
   analysis_options.bandwidth_gbps = copy_bandwidth_gbps(worker);
+  analysis_options.dispatch_aware = options.dispatch_aware;
   const nlohmann::json map =
       analysis::to_json(analysis::build_dispatch_map(runs, analysis_options));
   for (const auto& seg : map.at("segments")) {
@@ -235,6 +238,7 @@ void apply_search_flags(const SearchFlags& flags, VerifyOptions& options) {
   options.memory = !flags.no_memory;
   options.counters = !flags.no_profile;
   if (flags.no_perf_gate) options.thresholds.min_ratio = 0.0;
+  options.dispatch_aware = !flags.no_dispatch_aware;
 }
 
 std::string search_flags_text(const SearchFlags& flags) {
@@ -249,6 +253,7 @@ std::string search_flags_text(const SearchFlags& flags) {
   if (flags.budget_s != defaults.budget_s) text += fmt::format(" --budget {:g}", flags.budget_s);
   if (flags.no_profile) text += " --no-profile";
   if (flags.no_memory) text += " --no-memory";
+  if (flags.no_dispatch_aware) text += " --no-dispatch-aware";
   return text.empty() ? text : text.substr(1);
 }
 
@@ -295,7 +300,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
                     {"seeds", options.thresholds.seeds},
                     {"references", true}},
                    options.timeout, options.problem);
-    Graphs fresh = parse_graphs(captured);
+    Graphs fresh = parse_graphs(captured, options.dispatch_aware);
     if (prepared >= 0 && fresh.texts != graphs.texts) {
       throw Error("kernelopt.capture",
                   fmt::format("{}: recompiling after a worker restart gave different output code",

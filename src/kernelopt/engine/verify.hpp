@@ -41,6 +41,9 @@ struct VerifyOptions {
   // optimize: segments the search leaves alone, with why (from the baseline's timings: a tiny
   // share of the GPU time, or already at its floor); they keep the compiler's kernels.
   std::map<int, std::string> skip;
+  // Off (--no-dispatch-aware, an ablation): vendor-library matrix products become segments of
+  // their own that the gemm recipe may replace.
+  bool dispatch_aware = true;
 };
 
 // The search's switches as the command line gives them (optimize, and bench --search); the
@@ -48,11 +51,12 @@ struct VerifyOptions {
 struct SearchFlags {
   int beam_width = 3;
   int rounds = 5;
-  double budget_s = 180;      // seconds of worker (GPU) time for a problem's search
-  bool no_beam = false;       // ablation: a beam of one, no diversity (greedy)
-  bool no_profile = false;    // ablation: no Nsight Compute counters for the analyst
-  bool no_memory = false;     // ablation: the summarizer remembers nothing
-  bool no_perf_gate = false;  // ablation: G4 measures every candidate but rejects none
+  double budget_s = 180;           // seconds of worker (GPU) time for a problem's search
+  bool no_beam = false;            // ablation: a beam of one, no diversity (greedy)
+  bool no_profile = false;         // ablation: no Nsight Compute counters for the analyst
+  bool no_memory = false;          // ablation: the summarizer remembers nothing
+  bool no_perf_gate = false;       // ablation: G4 measures every candidate but rejects none
+  bool no_dispatch_aware = false;  // ablation: extern matrix products become replaceable too
 };
 
 // Sets the search's part of `options` (beam, memory, counters, G4's threshold) from `flags`.

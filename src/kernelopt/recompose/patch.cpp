@@ -64,6 +64,8 @@ std::string rewrite_region(const std::vector<std::string>& lines,
         covered.insert(l);
       }
       if (s.kind == StepKind::kTritonLaunch) continue;
+      // An extern call is replaced only as a segment of its own (--no-dispatch-aware).
+      if (s.kind == StepKind::kExternCall && face.first_step == face.last_step) continue;
       KO_CHECK(s.kind != StepKind::kExternCall && s.kind != StepKind::kAtenFallback);
       (s.kind == StepKind::kDel ? suffix : prefix) += indent + s.text + "\n";
     }

@@ -1,7 +1,9 @@
 #include "kernelopt/search/recipe_match.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <sstream>
@@ -571,9 +573,164 @@ std::optional<RecipeMatch> match_pool(const inductor::OutputCode& code,
                   fmt::join(*kernel, ", "), x->dtype, fmt::join(x->shape, ", "))};
 }
 
+namespace {
+
+// The text inside the outermost parentheses of `call(...)` split at its top-level commas.
+std::optional<std::vector<std::string>> call_arguments(const std::string& text,
+                                                       const std::string& callee) {
+  if (text.rfind(callee + "(", 0) != 0 || text.back() != ')') return std::nullopt;
+  std::vector<std::string> parts;
+  std::string current;
+  int depth = 0;
+  for (std::size_t i = callee.size() + 1; i + 1 < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '(' || c == '[') ++depth;
+    if (c == ')' || c == ']') --depth;
+    if (depth < 0) return std::nullopt;
+    if (c == ',' && depth == 0) {
+      parts.push_back(current);
+      current.clear();
+      continue;
+    }
+    if (c != ' ' || !current.empty()) current += c;
+  }
+  if (depth != 0) return std::nullopt;
+  parts.push_back(current);
+  return parts;
+}
+
+bool identifier(const std::string& text) {
+  return !text.empty() &&
+         (std::isalpha(static_cast<unsigned char>(text[0])) != 0 || text[0] == '_') &&
+         std::all_of(text.begin(), text.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+         });
+}
+
+// A tuple of literal integers as Inductor writes sizes and strides: "(8192, 8192)", "(4, )".
+bool int_tuple(const std::string& text) {
+  if (text.size() < 2 || text.front() != '(' || text.back() != ')') return false;
+  return std::all_of(text.begin() + 1, text.end() - 1, [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0 || c == ',' || c == ' ';
+  });
+}
+
+bool number(const std::string& text) {
+  char* end = nullptr;
+  std::strtod(text.c_str(), &end);
+  return !text.empty() && end == text.c_str() + text.size();
+}
+
+// The root buffer a name holds just before step `step`, through reuses (`bufN = bufM; del bufM`,
+// the same tensor under a new name); nullopt when the name is a view (its tensor is not the
+// root's).
+std::optional<std::string> reused_root(const inductor::OutputCode& code,
+                                       int step,
+                                       const std::string& name) {
+  std::map<std::string, std::optional<std::string>> roots;  // name -> root; nullopt: a view
+  for (int s = 0; s < step; ++s) {
+    const inductor::Step& st = code.steps[static_cast<std::size_t>(s)];
+    if (st.defines.empty()) continue;
+    const std::string& defined = st.defines.front();
+    if (st.kind == inductor::StepKind::kReuse) {
+      const auto it = roots.find(st.alias_of);
+      roots[defined] = it != roots.end() ? it->second : std::optional<std::string>(st.alias_of);
+    } else if (st.kind == inductor::StepKind::kReinterpret) {
+      roots[defined] = std::nullopt;
+    } else {
+      roots.erase(defined);  // a buffer of its own
+    }
+  }
+  const auto it = roots.find(name);
+  return it != roots.end() ? it->second : std::optional<std::string>(name);
+}
+
+// One operand of an extern product: a root buffer the launch reads, as is (under its own name or
+// a reuse's) or as Inductor's reinterpret_tensor view of it (literal sizes, strides and offset).
+std::optional<nlohmann::json> product_operand(const std::string& arg,
+                                              const inductor::OutputCode& code,
+                                              const analysis::Launch& launch) {
+  const auto root = [&](const std::string& name) -> std::optional<std::string> {
+    auto r = reused_root(code, launch.step, name);
+    if (!r || std::find(launch.reads.begin(), launch.reads.end(), *r) == launch.reads.end()) {
+      return std::nullopt;
+    }
+    return r;
+  };
+  if (identifier(arg)) {
+    const auto name = root(arg);
+    if (!name) return std::nullopt;
+    return nlohmann::json{{"name", *name}, {"view", nullptr}};
+  }
+  const auto view = call_arguments(arg, "reinterpret_tensor");
+  if (!view || view->size() != 4 || !identifier((*view)[0]) || !int_tuple((*view)[1]) ||
+      !int_tuple((*view)[2]) || !integer((*view)[3])) {
+    return std::nullopt;
+  }
+  const auto name = root((*view)[0]);
+  if (!name) return std::nullopt;
+  return nlohmann::json{
+      {"name", *name},
+      {"view", {{"size", (*view)[1]}, {"stride", (*view)[2]}, {"offset", *integer((*view)[3])}}}};
+}
+
+}  // namespace
+
+std::optional<RecipeMatch> match_gemm(const inductor::OutputCode& code,
+                                      const analysis::DispatchMap& map,
+                                      const analysis::Segment& segment) {
+  if (!segment.extern_call || segment.launches.size() != 1) return std::nullopt;
+  const analysis::Launch& launch = map.launches[segment.launches.front()];
+  const inductor::Step& step = code.steps[static_cast<std::size_t>(launch.step)];
+  if (!analysis::replaceable_extern(step)) return std::nullopt;
+  const bool with_bias = step.target == "addmm" || step.target == "baddbmm";
+  nlohmann::json params = {{"op", step.target},
+                           {"operands", nlohmann::json::array()},
+                           {"alpha", "1"},
+                           {"beta", "1"},
+                           {"out", nullptr}};
+  for (const std::string& arg : step.args) {
+    const auto eq = arg.find('=');
+    const bool keyword = eq != std::string::npos && identifier(arg.substr(0, eq));
+    if (!keyword) {
+      auto operand = product_operand(arg, code, launch);
+      if (!operand) return std::nullopt;
+      params["operands"].push_back(std::move(*operand));
+      continue;
+    }
+    const std::string key = arg.substr(0, eq);
+    const std::string value = arg.substr(eq + 1);
+    if (key == "out" && identifier(value) && launch.writes == std::vector<std::string>{value}) {
+      params["out"] = value;
+    } else if ((key == "alpha" || key == "beta") && number(value)) {
+      params[key] = value;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (params["out"].is_null() || params["operands"].size() != (with_bias ? 3U : 2U)) {
+    return std::nullopt;
+  }
+  const inductor::Buffer* out = code.buffer(params["out"].get<std::string>());
+  if (out == nullptr || !out->shape_known ||
+      (out->dtype != "torch.float32" && out->dtype != "torch.float16" &&
+       out->dtype != "torch.bfloat16")) {
+    return std::nullopt;
+  }
+  std::vector<std::string> names;
+  for (const auto& operand : params["operands"]) {
+    names.push_back((operand.at("view").is_null() ? "" : "view of ") +
+                    operand.at("name").get<std::string>());
+  }
+  return RecipeMatch{"gemm", params,
+                     fmt::format("extern {} into {}[{}] of {}", step.target, out->dtype.substr(6),
+                                 fmt::join(out->shape, ", "), fmt::join(names, ", "))};
+}
+
 std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
                                         const analysis::DispatchMap& map,
                                         const analysis::Segment& segment) {
+  if (auto m = match_gemm(code, map, segment)) return m;
   if (auto m = match_reduce_dim(code, map, segment)) return m;
   if (auto m = match_row_two_pass(code, map, segment)) return m;
   if (auto m = match_cross_entropy(code, map, segment)) return m;
@@ -587,6 +744,27 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
     return {{{"rows_per_step", 8}, {"cols_per_program", 128}, {"num_warps", 4}},
             {{"rows_per_step", 8}, {"cols_per_program", 256}, {"num_warps", 4}},
             {{"rows_per_step", 2}, {"cols_per_program", 1024}, {"num_warps", 8}}};
+  }
+  if (match.recipe == "gemm") {
+    // Tiles of the usual Triton GEMM configurations: large square tiles, and two rectangles.
+    return {{{"block_m", 128},
+             {"block_n", 128},
+             {"block_k", 32},
+             {"group_m", 8},
+             {"num_warps", 8},
+             {"num_stages", 3}},
+            {{"block_m", 64},
+             {"block_n", 128},
+             {"block_k", 32},
+             {"group_m", 8},
+             {"num_warps", 4},
+             {"num_stages", 4}},
+            {{"block_m", 128},
+             {"block_n", 64},
+             {"block_k", 32},
+             {"group_m", 8},
+             {"num_warps", 4},
+             {"num_stages", 4}}};
   }
   if (match.recipe == "pool") {
     // Output rows x contiguous output columns per program.
@@ -641,6 +819,11 @@ std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
     elements = {"rows", "block"};
   } else if (match.recipe == "cross_entropy") {
     knobs = {{"rows", 1, 8}, {"num_warps", 1, 32}};
+  } else if (match.recipe == "gemm") {
+    knobs = {{"block_m", 16, 256}, {"block_n", 16, 256}, {"block_k", 16, 128},
+             {"group_m", 1, 16},   {"num_warps", 1, 16}, {"num_stages", 1, 6}};
+    elements = {"block_m", "block_n"};
+    max_elements = 32768;
   } else if (match.recipe == "row_two_pass") {
     knobs = {{"block", 256, 16384}, {"num_warps", 1, 32}, {"programs_per_sm", 1, 4}};
     elements = {"block"};
@@ -692,6 +875,41 @@ std::string prelude(const RecipeMatch& match, int segment, const std::string& fu
 std::string candidate_source(const RecipeMatch& match,
                              int segment,
                              const nlohmann::json& settings) {
+  if (match.recipe == "gemm") {
+    const auto& p = match.params;
+    std::string body;
+    std::vector<std::string> operands;
+    for (const auto& operand : p.at("operands")) {
+      const std::string name = operand.at("name").get<std::string>();
+      const auto& view = operand.at("view");
+      operands.push_back(view.is_null() ? fmt::format("inputs[\"{}\"]", name)
+                                        : fmt::format("view(inputs[\"{}\"], {}, {}, {})", name,
+                                                      view.at("size").get<std::string>(),
+                                                      view.at("stride").get<std::string>(),
+                                                      view.at("offset").get<long>()));
+    }
+    const bool bias = operands.size() == 3;
+    return prelude(match, segment, "gemm, view") +
+           fmt::format(
+               "    a = {a}\n"
+               "    b = {b}\n"
+               "    bias = {bias}\n"
+               "    out = outputs[\"{out}\"]\n"
+               "    gemm(a, b, out, bias, {alpha}, {beta}, block_m={bm}, block_n={bn}, "
+               "block_k={bk},\n"
+               "         group_m={gm}, num_warps={warps}, num_stages={stages})\n",
+               fmt::arg("a", operands[bias ? 1 : 0]), fmt::arg("b", operands[bias ? 2 : 1]),
+               fmt::arg("bias", bias ? operands[0] : std::string("None")),
+               fmt::arg("out", p.at("out").get<std::string>()),
+               fmt::arg("alpha", p.at("alpha").get<std::string>()),
+               fmt::arg("beta", p.at("beta").get<std::string>()),
+               fmt::arg("bm", settings.value("block_m", 64)),
+               fmt::arg("bn", settings.value("block_n", 64)),
+               fmt::arg("bk", settings.value("block_k", 32)),
+               fmt::arg("gm", settings.value("group_m", 8)),
+               fmt::arg("warps", settings.value("num_warps", 4)),
+               fmt::arg("stages", settings.value("num_stages", 3)));
+  }
   if (match.recipe == "pool") {
     const auto& p = match.params;
     const std::string lift = p.at("unsqueeze").is_null()

@@ -15,7 +15,7 @@
 namespace kernelopt::search {
 
 struct RecipeMatch {
-  std::string recipe;     // "reduce_dim", "row_two_pass", "cross_entropy", "scan", "pool"
+  std::string recipe;     // "reduce_dim", "row_two_pass", "cross_entropy", "scan", "pool", "gemm"
   nlohmann::json params;  // reduce_dim: {"op": "argmax", "dim": 1}; row_two_pass: {"op":
                           // "softmax"}; cross_entropy: {"reduction": "mean", "ignore_index": -100};
                           // scan: {"x": "arg0_1", "mask": null or "arg1_1", "reverse": false,
@@ -62,7 +62,15 @@ std::optional<RecipeMatch> match_pool(const inductor::OutputCode& code,
                                       const analysis::DispatchMap& map,
                                       const analysis::Segment& segment);
 
-// The first recipe that matches the segment, in the order above.
+// gemm: a segment of one extern matrix product (mm, addmm, bmm, baddbmm writing out=), which
+// exists only when the analysis is not dispatch-aware (--no-dispatch-aware): each operand a root
+// buffer the call reads, as is or as a reinterpret_tensor view with literal sizes, strides and
+// offset; a float output.
+std::optional<RecipeMatch> match_gemm(const inductor::OutputCode& code,
+                                      const analysis::DispatchMap& map,
+                                      const analysis::Segment& segment);
+
+// The first recipe that matches the segment: gemm, then in the order above.
 std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
                                         const analysis::DispatchMap& map,
                                         const analysis::Segment& segment);
