@@ -398,7 +398,14 @@ nlohmann::json run_verify(const VerifyOptions& options,
       search::SegmentProfile profile;
       profile.segment = id;
       if (profiles.count(id) != 0) profile = profiles.at(id);
-      const search::Analysis analysis = search::analyze(profile);
+      search::Analysis analysis = search::analyze(profile);
+      if (graphs.map.segments[static_cast<std::size_t>(id)].extern_call) {
+        // --no-dispatch-aware: a vendor matrix product has no memory floor and ncu reads only
+        // Triton kernels; its arithmetic bounds it.
+        analysis.bottleneck = search::Bottleneck::kComputeBound;
+        analysis.why = fmt::format("{:.3f} ms, an extern matrix product: bound by its arithmetic",
+                                   profile.time_ms);
+      }
       const std::string strategy = "recipe:" + match.recipe;
       std::vector<std::string> dropped;
       const auto strategies = search::plan(analysis, {{strategy, "recipe"}}, memory, &dropped);
