@@ -464,5 +464,47 @@ TEST(RecipeMatch, GemmOnExternProductsWhenNotDispatchAware) {
   }
 }
 
+// Max-autotune's own Triton matrix product (a template kernel) alone in a segment is a gemm match
+// too, dispatch-aware or not: its operands are the placeholders, the output is viewed as the
+// product's shape. A template with an epilogue launch after it in the segment, and the real L3/43
+// template whose fragment also computes clones and views, are not.
+TEST(RecipeMatch, GemmOnATritonTemplateAlone) {
+  std::ifstream in(fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures/output_code/e_template_mm.py");
+  std::ostringstream text;
+  text << in.rdbuf();
+  analysis::GraphRun run;
+  run.code = inductor::parse_output_code(text.str());
+  const auto map = analysis::build_dispatch_map({run}, {});
+  ASSERT_EQ(map.segments.size(), 1U);
+  ASSERT_EQ(map.segments[0].launches.size(), 2U);  // template + gelu
+  EXPECT_FALSE(search::match_recipe(run.code, map, map.segments[0]).has_value());
+  analysis::Segment alone = map.segments[0];
+  alone.launches = {0};
+  const auto m = search::match_recipe(run.code, map, alone);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->recipe, "gemm");
+  EXPECT_EQ(m->params.at("op"), "mm");
+  EXPECT_EQ(m->params.at("out"), "buf0");
+  EXPECT_EQ(m->params.at("out_shape"), "(512, 1024)");
+  EXPECT_EQ(m->params.at("operands"),
+            (nlohmann::json::array({{{"name", "arg0_1"}, {"view", nullptr}},
+                                    {{"name", "arg1_1"}, {"view", nullptr}}})));
+  const std::string source = search::candidate_source(*m, 0, nlohmann::json::object());
+  EXPECT_NE(source.find("out = outputs[\"buf0\"].view((512, 1024))"), std::string::npos) << source;
+  EXPECT_NE(source.find("a = inputs[\"arg0_1\"]"), std::string::npos) << source;
+  // A reshaped operand (an einsum flattened into a mm) becomes .reshape(...) of the input.
+  search::RecipeMatch reshaped = *m;
+  reshaped.params["operands"][0]["reshape"] = "[2048, 256]";
+  EXPECT_NE(search::candidate_source(reshaped, 0, nlohmann::json::object())
+                .find("a = inputs[\"arg0_1\"].reshape([2048, 256])"),
+            std::string::npos);
+
+  const Captured gpt = real("h200_level3_43_MinGPTCausalAttention_graph_0.py");
+  for (const auto& segment : gpt.map.segments) {
+    const auto other = search::match_recipe(gpt.run.code, gpt.map, segment);
+    EXPECT_FALSE(other.has_value() && other->recipe == "gemm") << segment.id;
+  }
+}
+
 }  // namespace
 }  // namespace kernelopt

@@ -1,6 +1,7 @@
-"""Matrix products as one Triton kernel: out = beta * bias + alpha * (a @ b), for the extern calls
-mm, addmm, bmm and baddbmm. Used only by the `--no-dispatch-aware` ablation, where vendor-library
-calls become replaceable too (by default kernelopt keeps every cuBLAS call as Inductor chose it).
+"""Matrix products as one Triton kernel: out = beta * bias + alpha * (a @ b). It replaces
+max-autotune's own Triton templates (Triton kernels like any other Inductor kernel) and, in the
+`--no-dispatch-aware` ablation only, the extern calls mm, addmm, bmm and baddbmm (by default
+kernelopt keeps every cuBLAS call as Inductor chose it).
 
 Operands may have any strides (a transposed weight is a view, not a copy); 2-D products run as a
 batch of one. Each program owns a BLOCK_M x BLOCK_N tile of one batch entry and walks K in

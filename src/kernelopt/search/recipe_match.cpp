@@ -676,10 +676,111 @@ std::optional<nlohmann::json> product_operand(const std::string& arg,
 
 }  // namespace
 
+namespace {
+
+// The aten product a fragment node computes ("mm", "bmm", "addmm"), or "".
+std::string product_op(const inductor::FragmentNode& node) {
+  for (const char* op : {"mm", "bmm", "addmm"}) {
+    if (node.target == fmt::format("torch.ops.aten.{}.default", op)) return op;
+  }
+  return "";
+}
+
+bool is_reshape(const inductor::FragmentNode& node) {
+  return node.target == "torch.ops.aten.reshape.default" ||
+         node.target == "torch.ops.aten.view.default" ||
+         node.target == "torch.ops.aten._unsafe_view.default";
+}
+
+// A literal list of integers as a fragment writes a shape: "[2048, 256]".
+bool int_list(const std::string& text) {
+  if (text.size() < 2 || text.front() != '[' || text.back() != ']') return false;
+  return std::all_of(text.begin() + 1, text.end() - 1, [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0 || c == ',' || c == ' ';
+  });
+}
+
+// gemm on a Triton template (max-autotune's own Triton matrix product): a one-launch segment
+// whose fragment is one mm / bmm / addmm (no alpha or beta) of placeholders the launch reads, or
+// of reshapes of them, optionally reshaped once more as the returned node.
+std::optional<RecipeMatch> match_gemm_template(const inductor::OutputCode& code,
+                                               const analysis::DispatchMap& map,
+                                               const analysis::Segment& segment) {
+  const auto fragment = single_fragment(code, map, segment);
+  if (!fragment || fragment->returns.size() != 1) return std::nullopt;
+  const analysis::Launch& launch = map.launches[segment.launches.front()];
+  if (launch.writes.size() != 1) return std::nullopt;
+  const inductor::FragmentNode* product = nullptr;
+  for (const auto& node : fragment->nodes) {
+    if (product_op(node).empty()) continue;
+    if (product != nullptr) return std::nullopt;  // two products: not one GEMM
+    product = &node;
+  }
+  if (product == nullptr || !float_dtype(product->dtype) || !product->kwargs.empty()) {
+    return std::nullopt;
+  }
+  const auto placeholder = [&](const std::string& arg) -> const inductor::FragmentNode* {
+    const auto* node = inductor::find_node(*fragment, referenced(arg));
+    if (node == nullptr || node->op != "placeholder" ||
+        std::find(launch.reads.begin(), launch.reads.end(), node->name) == launch.reads.end()) {
+      return nullptr;
+    }
+    return node;
+  };
+  std::set<std::string> used = {product->name};
+  nlohmann::json operands = nlohmann::json::array();
+  for (const std::string& arg : product->args) {
+    if (const auto* input = placeholder(arg)) {
+      operands.push_back({{"name", input->name}, {"view", nullptr}});
+      continue;
+    }
+    const auto* node = inductor::find_node(*fragment, referenced(arg));
+    if (node == nullptr || !is_reshape(*node) || node->args.size() != 2 ||
+        !int_list(node->args[1])) {
+      return std::nullopt;
+    }
+    const auto* input = placeholder(node->args[0]);
+    if (input == nullptr) return std::nullopt;
+    used.insert(node->name);
+    operands.push_back({{"name", input->name}, {"view", nullptr}, {"reshape", node->args[1]}});
+  }
+  if (operands.size() != (product_op(*product) == "addmm" ? 3U : 2U)) return std::nullopt;
+  // Returned: the product, or one reshape of it.
+  const auto* returned = inductor::find_node(*fragment, fragment->returns.front());
+  if (returned == nullptr) return std::nullopt;
+  if (returned != product) {
+    if (!is_reshape(*returned) || returned->args.empty() ||
+        referenced(returned->args[0]) != product->name) {
+      return std::nullopt;
+    }
+    used.insert(returned->name);
+  }
+  for (const auto& node : fragment->nodes) {  // nothing else computed
+    if (node.op != "placeholder" && used.count(node.name) == 0) return std::nullopt;
+  }
+  for (const auto& size : product->shape) {
+    if (!integer(size)) return std::nullopt;
+  }
+  const std::string shape = fmt::format("{}", fmt::join(product->shape, ", "));
+  nlohmann::json params = {{"op", product_op(*product)},
+                           {"operands", operands},
+                           {"alpha", "1"},
+                           {"beta", "1"},
+                           {"out", launch.writes.front()},
+                           {"out_shape", "(" + shape + ")"}};
+  return RecipeMatch{
+      "gemm", params,
+      fmt::format("Triton template {} into {}[{}]", product_op(*product), product->dtype, shape)};
+}
+
+}  // namespace
+
 std::optional<RecipeMatch> match_gemm(const inductor::OutputCode& code,
                                       const analysis::DispatchMap& map,
                                       const analysis::Segment& segment) {
-  if (!segment.extern_call || segment.launches.size() != 1) return std::nullopt;
+  if (!segment.extern_call) return match_gemm_template(code, map, segment);
+  if (segment.launches.size() != 1) return std::nullopt;
+
   const analysis::Launch& launch = map.launches[segment.launches.front()];
   const inductor::Step& step = code.steps[static_cast<std::size_t>(launch.step)];
   if (!analysis::replaceable_extern(step)) return std::nullopt;
@@ -877,16 +978,19 @@ std::string candidate_source(const RecipeMatch& match,
                              const nlohmann::json& settings) {
   if (match.recipe == "gemm") {
     const auto& p = match.params;
-    std::string body;
     std::vector<std::string> operands;
     for (const auto& operand : p.at("operands")) {
       const std::string name = operand.at("name").get<std::string>();
       const auto& view = operand.at("view");
-      operands.push_back(view.is_null() ? fmt::format("inputs[\"{}\"]", name)
+      std::string text = view.is_null() ? fmt::format("inputs[\"{}\"]", name)
                                         : fmt::format("view(inputs[\"{}\"], {}, {}, {})", name,
                                                       view.at("size").get<std::string>(),
                                                       view.at("stride").get<std::string>(),
-                                                      view.at("offset").get<long>()));
+                                                      view.at("offset").get<long>());
+      if (operand.contains("reshape")) {
+        text += fmt::format(".reshape({})", operand.at("reshape").get<std::string>());
+      }
+      operands.push_back(std::move(text));
     }
     const bool bias = operands.size() == 3;
     return prelude(match, segment, "gemm, view") +
@@ -894,13 +998,17 @@ std::string candidate_source(const RecipeMatch& match,
                "    a = {a}\n"
                "    b = {b}\n"
                "    bias = {bias}\n"
-               "    out = outputs[\"{out}\"]\n"
+               "    out = outputs[\"{out}\"]{out_view}\n"
                "    gemm(a, b, out, bias, {alpha}, {beta}, block_m={bm}, block_n={bn}, "
                "block_k={bk},\n"
                "         group_m={gm}, num_warps={warps}, num_stages={stages})\n",
                fmt::arg("a", operands[bias ? 1 : 0]), fmt::arg("b", operands[bias ? 2 : 1]),
                fmt::arg("bias", bias ? operands[0] : std::string("None")),
                fmt::arg("out", p.at("out").get<std::string>()),
+               fmt::arg("out_view",
+                        p.contains("out_shape")
+                            ? fmt::format(".view({})", p.at("out_shape").get<std::string>())
+                            : std::string()),
                fmt::arg("alpha", p.at("alpha").get<std::string>()),
                fmt::arg("beta", p.at("beta").get<std::string>()),
                fmt::arg("bm", settings.value("block_m", 64)),

@@ -62,10 +62,12 @@ std::optional<RecipeMatch> match_pool(const inductor::OutputCode& code,
                                       const analysis::DispatchMap& map,
                                       const analysis::Segment& segment);
 
-// gemm: a segment of one extern matrix product (mm, addmm, bmm, baddbmm writing out=), which
-// exists only when the analysis is not dispatch-aware (--no-dispatch-aware): each operand a root
-// buffer the call reads, as is or as a reinterpret_tensor view with literal sizes, strides and
-// offset; a float output.
+// gemm: a segment of one Triton template launch (max-autotune's own matrix product) whose
+// fragment is one mm / bmm / addmm of placeholders or of their reshapes, optionally reshaped
+// once more; or a segment of one extern matrix product (mm, addmm, bmm, baddbmm writing out=),
+// which exists only when the analysis is not dispatch-aware (--no-dispatch-aware): each operand a
+// root buffer the call reads, as is or as a reinterpret_tensor view with literal sizes, strides
+// and offset; a float output.
 std::optional<RecipeMatch> match_gemm(const inductor::OutputCode& code,
                                       const analysis::DispatchMap& map,
                                       const analysis::Segment& segment);
