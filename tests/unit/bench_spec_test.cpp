@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "kernelopt/core/error.hpp"
+#include "kernelopt/engine/bench_progress.hpp"
 
 namespace kernelopt::engine {
 namespace {
@@ -107,6 +108,34 @@ TEST_F(FindProblems, SelectsNumberedPythonFilesInOrder) {
 TEST_F(FindProblems, MissingLevelOrEmptySelectionIsAUsageError) {
   EXPECT_THROW(find_problems(root_.string(), 1, parse_problem_spec("all")), Error);
   EXPECT_THROW(find_problems(root_.string(), 2, parse_problem_spec("50-60")), Error);
+}
+
+// A quiet bench logs one line per problem; a problem whose search timed no candidate says that a
+// search ran, and a baseline-only run's says none did.
+TEST(BenchProgress, SaysWhetherASearchRan) {
+  const nlohmann::json outcome = {{"class", "matched (synthesis failed)"}, {"measured", false}};
+  nlohmann::json searched = {
+      {"outcome", outcome}, {"cost", {{"wall_seconds", 2.0}}}, {"error", nullptr}};
+  searched["search"] = "beam search over recipes (kernelopt optimize, offline)";
+  nlohmann::json plain = searched;
+  plain.erase("search");
+  testing::internal::CaptureStderr();
+  {
+    BenchProgress progress(2, 0, true);
+    progress.started();
+    progress.finished("level2/1_a", searched);
+    progress.started();
+    progress.finished("level1/3_b", plain);
+  }
+  const std::string log = testing::internal::GetCapturedStderr();
+  EXPECT_NE(log.find("[1/2] level2/1_a: matched (synthesis failed) (searched: no candidate "
+                     "reached the timing gate) (2.0 s)"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("[2/2] level1/3_b: matched (synthesis failed) (baseline only: no search "
+                     "ran) (2.0 s)"),
+            std::string::npos)
+      << log;
 }
 
 }  // namespace

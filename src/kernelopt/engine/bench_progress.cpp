@@ -85,7 +85,9 @@ void BenchProgress::finished(const std::string& key, const nlohmann::json& docum
   ++tally_[cls];
   std::string reason = outcome.value("reason", "");
   if (reason.empty() && !outcome.value("measured", true) && cls != "fallback") {
-    reason = "baseline only: no search ran";  // the class a search that found nothing would get
+    // The class a search that found nothing would get: say whether a search ran.
+    reason = document.contains("search") ? "searched: no candidate reached the timing gate"
+                                         : "baseline only: no search ran";
   }
   std::string line = fmt::format("[{}/{}] {}: {}{} ({:.1f} s)", done_, total_, key, cls,
                                  reason.empty() ? "" : " (" + reason + ")",
