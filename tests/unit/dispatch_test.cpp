@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "kernelopt/analysis/segments.hpp"
+#include "kernelopt/inductor/graph_fragment.hpp"
 #include "kernelopt/inductor/output_code.hpp"
 #include "kernelopt/recompose/instrument.hpp"
 
@@ -121,6 +123,59 @@ TEST(DispatchMap, NotDispatchAwareMakesExternProductsReplaceable) {
   ASSERT_EQ(only.segments.size(), 2U);
   EXPECT_TRUE(only.segments[0].extern_call);
   EXPECT_EQ(only.segments[1].inputs, std::vector<std::string>({"arg2_1", "buf0", "arg3_1"}));
+}
+
+analysis::DispatchMap real_map(const std::string& name) {
+  analysis::GraphRun run;
+  run.code = inductor::parse_output_code(fixture("real/" + name));
+  return analysis::build_dispatch_map({run}, {});
+}
+
+std::optional<std::int64_t> reread(const std::string& name) {
+  const auto map = real_map(name);
+  std::optional<std::int64_t> total;
+  for (const auto& segment : map.segments) {
+    if (segment.reread_bytes) total = total.value_or(0) + *segment.reread_bytes;
+  }
+  return total;
+}
+
+// The two-pass floor on real H200 captures: a norm or softmax whose reduction group does not fit
+// on chip reads its input twice (GroupNorm's 8 MiB groups, BatchNorm's channels, a 1.5 MiB softmax
+// row, the Frobenius norm of the whole tensor); an L2 norm over 65535 floats (just under 256 KiB)
+// could stay on chip, and reductions whose result is not combined with their input again
+// (argmax, a sum over a dimension, a scan) never need a second read.
+TEST(DispatchMap, TwoPassFloorWhereTheGroupDoesNotFitOnChip) {
+  EXPECT_EQ(reread("h200_level1_35_GroupNorm__graph_0.py"), 112LL * 64 * 512 * 512 * 4);
+  EXPECT_EQ(reread("h200_level1_23_Softmax_graph_0.py"), 4096LL * 393216 * 4);
+  EXPECT_EQ(reread("h200_level1_33_BatchNorm_graph_0.py"), 64LL * 64 * 512 * 512 * 4);
+  EXPECT_EQ(reread("h200_level1_37_FrobeniusNorm__graph_0.py"), 112LL * 64 * 512 * 512 * 4);
+  for (const char* name :
+       {"h200_level1_39_L2Norm__graph_0.py", "h200_level1_51_Argmax_over_a_dimension_graph_0.py",
+        "h200_level1_47_Sum_reduction_over_a_dimension_graph_0.py",
+        "h200_level1_95_CrossEntropyLoss_graph_0.py", "h200_level1_89_cumsum_graph_0.py",
+        "h200_level1_19_ReLU_graph_0.py"}) {
+    SCOPED_TRACE(name);
+    EXPECT_EQ(reread(name), std::nullopt);
+  }
+  // The same L2 norm with a smaller on-chip budget needs the second read.
+  analysis::GraphRun run;
+  run.code = inductor::parse_output_code(fixture("real/h200_level1_39_L2Norm__graph_0.py"));
+  std::vector<inductor::GraphFragment> fragments;
+  for (const auto& kernel : run.code.kernels) {
+    fragments.push_back(inductor::parse_graph_fragment(kernel.graph_fragment));
+  }
+  EXPECT_EQ(analysis::reread_bytes(fragments, 64 * 1024), 32768LL * 65535 * 4);
+  // The floor counts the second read, and the JSON says it is a two-pass floor.
+  analysis::GraphRun softmax;
+  softmax.code = inductor::parse_output_code(fixture("real/h200_level1_23_Softmax_graph_0.py"));
+  softmax.args = {analysis::TensorInfo{{4096, 393216}, {393216, 1}, "float32"}};
+  softmax.launch_ms = {10.0};
+  const auto map = analysis::build_dispatch_map({softmax}, {.bandwidth_gbps = 1000});
+  ASSERT_EQ(map.segments.size(), 1U);
+  const double one_pass = 2.0 * 4096 * 393216 * 4 / 1e12 * 1e3;
+  EXPECT_NEAR(*map.segments[0].floor_ms, 1.5 * one_pass, 1e-9);
+  EXPECT_EQ(analysis::to_json(map).at("segments")[0].at("floor_passes"), 2);
 }
 
 TEST(DispatchMap, UntimedGraphWithTritonLaunchesIsOptimizable) {

@@ -68,6 +68,9 @@ struct Segment {
   double share = 0;
   bool extern_call = false;           // one vendor-library call (dispatch_aware off)
   std::optional<std::int64_t> bytes;  // inputs read once plus outputs written once
+  // Bytes a correct algorithm reads a second time (a norm or softmax whose group does not fit on
+  // chip); the floor then is the two-pass one: (bytes + reread_bytes) / bandwidth.
+  std::optional<std::int64_t> reread_bytes;
   std::optional<double> floor_ms;
   std::optional<double> headroom;
 };

@@ -67,6 +67,10 @@ nlohmann::json to_json(const DispatchMap& map) {
                         {"floor_ms", opt(s.floor_ms)},
                         {"headroom", opt(s.headroom)}});
     if (s.extern_call) segments.back()["extern_call"] = true;
+    if (s.reread_bytes) {  // the floor is the two-pass one
+      segments.back()["reread_bytes"] = *s.reread_bytes;
+      segments.back()["floor_passes"] = 2;
+    }
   }
   nlohmann::json doc = {{"launches", launches},
                         {"segments", segments},

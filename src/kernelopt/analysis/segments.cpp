@@ -68,7 +68,17 @@ std::vector<Segment> find_segments(const std::vector<GraphRun>& graphs,
     current.bytes = moved_bytes(graph, current.inputs, current.outputs);
     // A matrix product is bound by its arithmetic: a one-pass memory floor would say nothing.
     if (!current.extern_call) {
-      set_floor(current.bytes, current.time_ms, bandwidth_gbps, current.floor_ms, current.headroom);
+      std::vector<inductor::GraphFragment> fragments;
+      for (const int index : current.launches) {
+        const inductor::TritonKernel* kernel = graph.code.kernel(map.launches[index].name);
+        if (kernel != nullptr) {
+          fragments.push_back(inductor::parse_graph_fragment(kernel->graph_fragment));
+        }
+      }
+      current.reread_bytes = reread_bytes(fragments);
+      auto floor_bytes = current.bytes;
+      if (floor_bytes && current.reread_bytes) *floor_bytes += *current.reread_bytes;
+      set_floor(floor_bytes, current.time_ms, bandwidth_gbps, current.floor_ms, current.headroom);
     }
     current.share = map.total_ms > 0 ? current.time_ms / map.total_ms : 0;
     current.id = static_cast<int>(segments.size());

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernelopt/analysis/dispatch.hpp"
+#include "kernelopt/inductor/graph_fragment.hpp"
 
 namespace kernelopt::analysis {
 
@@ -27,6 +28,17 @@ std::optional<std::int64_t> sum_bytes(const GraphRun& graph, const std::vector<s
 std::optional<std::int64_t> moved_bytes(const GraphRun& graph,
                                         const std::vector<std::string>& reads,
                                         const std::vector<std::string>& writes);
+
+// One reduction group that stays on one SM while it is used again fits in this many bytes (an
+// H200 SM has 256 KiB of registers and 228 KiB of shared memory); a larger one is read twice.
+inline constexpr std::int64_t kOnChipBytes = std::int64_t{256} * 1024;
+
+// Bytes a correct algorithm must read a second time: for each reduction in the fragments whose
+// result is combined again with the data it reduced (a norm: x / f(sum(g(x))); a softmax; a
+// group norm's x - mean), and whose reduction group is larger than `on_chip_bytes`, the size of
+// the reduced tensor once. nullopt when there is none (the one-pass floor holds).
+std::optional<std::int64_t> reread_bytes(const std::vector<inductor::GraphFragment>& fragments,
+                                         std::int64_t on_chip_bytes = kOnChipBytes);
 
 // Sets floor (bytes over bandwidth) and headroom (time over floor) where they are known.
 void set_floor(std::optional<std::int64_t> bytes,

@@ -49,10 +49,12 @@ std::string format_show(const nlohmann::json& doc) {
   }
   out += "\nsegments (consecutive Triton launches, the unit kernelopt replaces):\n";
   for (const auto& s : doc["segments"]) {
-    out += fmt::format("  seg{} graph {} launches {} | {} ms ({:.1f}%) floor {} ms headroom {}\n",
-                       s.value("id", 0), s.value("graph", 0), s["launches"].dump(),
-                       num(s["time_ms"], "{:.4f}"), 100.0 * s.value("share", 0.0),
-                       num(s["floor_ms"], "{:.4f}"), num(s["headroom"], "{:.2f}x"));
+    out += fmt::format(
+        "  seg{} graph {} launches {} | {} ms ({:.1f}%) floor {} ms{} headroom {}\n",
+        s.value("id", 0), s.value("graph", 0), s["launches"].dump(), num(s["time_ms"], "{:.4f}"),
+        100.0 * s.value("share", 0.0), num(s["floor_ms"], "{:.4f}"),
+        s.value("floor_passes", 1) == 2 ? " (two-pass: the group does not fit on chip)" : "",
+        num(s["headroom"], "{:.2f}x"));
     out += fmt::format("       in: {}  out: {}\n", s["inputs"].dump(), s["outputs"].dump());
   }
   out += fmt::format(
