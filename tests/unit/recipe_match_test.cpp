@@ -506,5 +506,78 @@ TEST(RecipeMatch, GemmOnATritonTemplateAlone) {
   }
 }
 
+std::string python() {
+  const fs::path venv = fs::path(KERNELOPT_SOURCE_DIR) / ".venv/bin/python";
+  return fs::exists(venv) ? venv.string() : "python3";
+}
+
+// The config proposer relaunches Inductor's own kernels: the mixed fixture's pointwise ReLU (a
+// segment of its own) and its persistent softmax (in place on buf1: an output that is also an
+// input), each written into a candidate file that runs under Triton's interpreter on the CPU and
+// matches PyTorch with launch settings Inductor did not use. A two-launch segment is not a match.
+TEST(RecipeMatch, ConfigRelaunchesInductorsKernels) {
+  std::ifstream in(fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures/output_code/a_runner_mixed.py");
+  std::ostringstream text;
+  text << in.rdbuf();
+  analysis::GraphRun run;
+  run.code = inductor::parse_output_code(text.str());
+  const auto map = analysis::build_dispatch_map({run}, {});
+  ASSERT_EQ(map.segments.size(), 2U);
+  EXPECT_FALSE(search::match_config(run.code, map, map.segments[1]).has_value());
+  const auto relu = search::match_config(run.code, map, map.segments[0]);
+  ASSERT_TRUE(relu.has_value());
+  EXPECT_EQ(relu->params.at("args"),
+            (nlohmann::json::array({{{"from", "inputs"}, {"root", "arg0_1"}},
+                                    {{"from", "outputs"}, {"root", "buf0"}},
+                                    {{"literal", 32768}}})));
+  EXPECT_EQ(relu->params.at("constexprs"), nlohmann::json::array({"XBLOCK"}));
+  EXPECT_EQ(search::recipe_settings(*relu).size(), 3U);
+  analysis::Segment softmax_alone;
+  softmax_alone.launches = {2};
+  softmax_alone.inputs = {"buf1"};
+  softmax_alone.outputs = {"buf1"};
+  const auto softmax = search::match_config(run.code, map, softmax_alone);
+  ASSERT_TRUE(softmax.has_value());
+  EXPECT_EQ(softmax->params.at("kind"), "persistent_reduction");
+  for (const auto& next : search::recipe_neighbours(*softmax, {{"XBLOCK", 8}, {"num_warps", 4}})) {
+    EXPECT_LE(next.value("XBLOCK", 1), 16) << next;  // 1024-wide rows: 16 rows at most
+  }
+
+  const fs::path dir = fs::temp_directory_path() / "kernelopt_config_candidates";
+  fs::create_directories(dir);
+  std::ofstream(dir / "relu.py") << search::candidate_source(
+      *relu, 0, {{"XBLOCK", 4096}, {"num_warps", 2}, {"num_stages", 1}});
+  std::ofstream(dir / "softmax.py")
+      << search::candidate_source(*softmax, 1, {{"XBLOCK", 8}, {"num_warps", 2}});
+  std::ofstream(dir / "check.py") << R"(
+import importlib.util, os, sys
+import torch
+def load(name):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(sys.argv[1], name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+torch.manual_seed(0)
+x = torch.randn(32, 1024)
+out = torch.full((32, 1024), 7.0)
+load("relu").run({"arg0_1": x}, {"buf0": out})
+assert torch.equal(out, torch.relu(x))
+y = torch.randn(32, 1024)
+t = y.clone()
+load("softmax").run({"buf1": t}, {"buf1": t})
+assert torch.allclose(t, torch.softmax(y, -1), atol=1e-6)
+print("ok")
+)";
+  const std::string command = "TRITON_INTERPRET=1 " + python() + " " + (dir / "check.py").string() +
+                              " " + dir.string() + " > " + (dir / "log.txt").string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream log(dir / "log.txt");
+  std::ostringstream said;
+  said << log.rdbuf();
+  EXPECT_EQ(status, 0) << said.str();
+  EXPECT_NE(said.str().find("ok"), std::string::npos) << said.str();
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace kernelopt

@@ -54,10 +54,17 @@ TEST(VerifyText, OptimizeSaysWhatItProposedAndTried) {
   doc["segments"] = 2;
   doc["proposals"] = {
       {{"segment", 0}, {"recipe", "reduce_dim"}, {"why", "argmax over dim 1"}, {"candidates", 3}},
-      {{"segment", 1}, {"recipe", nullptr}, {"candidates", 0}}};
-  doc["tried"] = {one("seg0_reduce_dim_0.py", true, "optimized")};
+      {{"segment", 1},
+       {"recipe", nullptr},
+       {"candidates", 0},
+       {"config", "Inductor's pointwise kernel k relaunched with other settings"}}};
+  doc["tried"] = {one("seg0_reduce_dim_0.py", true, "optimized"),
+                  one("seg1_config_r1_1.py", false, "fallback")};
   doc["tried"][0]["round"] = 2;
   doc["tried"][0]["settings"] = {{"rows_per_step", 8}};
+  doc["tried"][1]["round"] = 1;
+  doc["tried"][1]["strategy"] = "config";
+  doc["tried"][1]["settings"] = {{"XBLOCK", 512}};
   doc["search"] = {{{"segment", 0},
                     {"bottleneck", "memory-bound"},
                     {"analysis", "2.679 ms, 1.33x its floor"},
@@ -69,6 +76,11 @@ TEST(VerifyText, OptimizeSaysWhatItProposedAndTried) {
   const std::string text = report::format_verify(doc);
   EXPECT_NE(text.find("seg0: recipe reduce_dim (argmax over dim 1)\n"), std::string::npos);
   EXPECT_NE(text.find("tried (round 2, {\"rows_per_step\":8}):"), std::string::npos) << text;
+  EXPECT_NE(text.find("seg1: no recipe matches\n  seg1: config (Inductor's pointwise kernel k "
+                      "relaunched with other settings)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("tried (round 1, config {\"XBLOCK\":512}):"), std::string::npos) << text;
   EXPECT_NE(text.find("seg0 search: memory-bound (2.679 ms, 1.33x its floor); 7 candidate(s) over "
                       "3 round(s), converged: round 4 had nothing new to try; best "
                       "{\"rows_per_step\":8} at 1.090x"),

@@ -9,6 +9,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "kernelopt/core/error.hpp"
 #include "kernelopt/engine/ask.hpp"
@@ -132,30 +133,40 @@ nlohmann::json result_json(const gate::CascadeResult& result, const ProblemOutco
   return doc;
 }
 
-// The recipe proposer's first step: which recipe matches each segment, and what it said about
-// every segment.
-std::map<int, search::RecipeMatch> match_segments(const Graphs& g,
-                                                  const std::map<int, std::string>& skip,
-                                                  nlohmann::json& said) {
-  std::map<int, search::RecipeMatch> out;
+// The proposers' first step: which recipe matches each segment (at most one), whether the
+// config proposer can relaunch its kernel, and what was said about every segment. A segment's
+// strategies are its matches: "recipe:NAME" and "config".
+std::map<int, std::vector<search::RecipeMatch>> match_segments(
+    const Graphs& g, const std::map<int, std::string>& skip, nlohmann::json& said) {
+  std::map<int, std::vector<search::RecipeMatch>> out;
   said = nlohmann::json::array();
   for (const analysis::Segment& seg : g.map.segments) {
     if (const auto why = skip.find(seg.id); why != skip.end()) {
       said.push_back({{"segment", seg.id}, {"recipe", nullptr}, {"skipped", why->second}});
       continue;
     }
-    const auto match = search::match_recipe(g.runs[seg.graph].code, g.map, seg);
-    if (!match) {
-      said.push_back({{"segment", seg.id}, {"recipe", nullptr}});
-      continue;
+    const auto& code = g.runs[seg.graph].code;
+    const auto match = search::match_recipe(code, g.map, seg);
+    const auto config = search::match_config(code, g.map, seg);
+    nlohmann::json row = {{"segment", seg.id}, {"recipe", nullptr}};
+    if (match) {
+      row["recipe"] = match->recipe;
+      row["params"] = match->params;
+      row["why"] = match->why;
+      out[seg.id].push_back(*match);
     }
-    said.push_back({{"segment", seg.id},
-                    {"recipe", match->recipe},
-                    {"params", match->params},
-                    {"why", match->why}});
-    out.emplace(seg.id, *match);
+    if (config) {
+      row["config"] = config->why;
+      out[seg.id].push_back(*config);
+    }
+    said.push_back(std::move(row));
   }
   return out;
+}
+
+// A match's strategy name and its proposer.
+std::string strategy_of(const search::RecipeMatch& match) {
+  return match.recipe == "config" ? "config" : "recipe:" + match.recipe;
 }
 
 // The profiler's times: each segment's time, floor and share, from the baseline's show document
@@ -282,9 +293,9 @@ nlohmann::json run_verify(const VerifyOptions& options,
   Graphs graphs;
   std::map<int, recompose::SegmentInterface> faces;
   std::vector<gate::Candidate> candidates;
-  std::map<int, search::RecipeMatch> matches;     // optimize: segment -> the recipe that matched
-  std::map<int, nlohmann::json> segment_tensors;  // the probed tensors, by segment
-  int prepared = -1;                              // worker.starts() when the state was last made
+  std::map<int, std::vector<search::RecipeMatch>> matches;  // optimize: segment -> its strategies
+  std::map<int, nlohmann::json> segment_tensors;            // the probed tensors, by segment
+  int prepared = -1;  // worker.starts() when the state was last made
   auto prepare = [&] {
     say(fmt::format("loading and compiling {} ({} seeds)", options.problem,
                     options.thresholds.seeds.size()));
@@ -312,7 +323,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
         say("matching recipes to the segments");
         matches = match_segments(graphs, options.skip, proposals);
       }
-      for (const auto& [id, match] : matches) {
+      for (const auto& [id, offered] : matches) {
         const analysis::Segment& seg = graphs.map.segments[static_cast<std::size_t>(id)];
         faces[id] = recompose::segment_interface(graphs.runs[seg.graph].code, graphs.map, seg);
       }
@@ -383,7 +394,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
     // Largest segments first: the budget is for the whole problem.
     std::vector<int> order;
     order.reserve(matches.size());
-    for (const auto& [id, match] : matches) {
+    for (const auto& [id, offered] : matches) {
       order.push_back(id);
     }
     const auto time_of = [&](int id) {
@@ -394,7 +405,13 @@ nlohmann::json run_verify(const VerifyOptions& options,
     int written = 0;
     bool timed_correct = false;  // a correct candidate reached G4
     for (const int id : order) {
-      const search::RecipeMatch& match = matches.at(id);
+      const std::vector<search::RecipeMatch>& offered = matches.at(id);
+      const auto match_of = [&](const std::string& strategy) -> const search::RecipeMatch& {
+        for (const auto& m : offered) {
+          if (strategy_of(m) == strategy) return m;
+        }
+        return offered.front();  // the beam only proposes strategies it was given
+      };
       search::SegmentProfile profile;
       profile.segment = id;
       if (profiles.count(id) != 0) profile = profiles.at(id);
@@ -406,20 +423,30 @@ nlohmann::json run_verify(const VerifyOptions& options,
         analysis.why = fmt::format("{:.3f} ms, an extern matrix product: bound by its arithmetic",
                                    profile.time_ms);
       }
-      const std::string strategy = "recipe:" + match.recipe;
+      std::map<std::string, std::string> proposers;  // strategy -> "recipe" or "config"
+      for (const auto& m : offered) {
+        proposers[strategy_of(m)] = m.recipe == "config" ? "config" : "recipe";
+      }
       std::vector<std::string> dropped;
-      const auto strategies = search::plan(analysis, {{strategy, "recipe"}}, memory, &dropped);
-      std::map<std::string, gate::Candidate> by_settings;
+      const auto strategies = search::plan(analysis, proposers, memory, &dropped);
+      std::map<std::string, gate::Candidate> by_settings;  // strategy + settings -> candidate
+      const auto key = [](const search::Proposal& p) {
+        return p.strategy + " " + p.settings.dump();
+      };
       search::BeamHooks hooks;
-      hooks.initial = [&](const std::string&) { return search::recipe_settings(match); };
+      hooks.initial = [&](const std::string& strategy) {
+        return search::recipe_settings(match_of(strategy));
+      };
       hooks.neighbours = [&](const search::Proposal& p) {
-        return search::recipe_neighbours(match, p.settings);
+        return search::recipe_neighbours(match_of(p.strategy), p.settings);
       };
       hooks.evaluate = [&](const search::Proposal& p) {
+        const search::RecipeMatch& match = match_of(p.strategy);
         const fs::path file =
             run_dir / "candidates" /
             fmt::format("seg{}_{}_r{}_{}.py", id, match.recipe, p.round, written++);
         write_file(file, search::candidate_source(match, id, p.settings));
+        const std::string& strategy = p.strategy;
         const gate::Candidate c{id, fs::absolute(file).string(), faces.at(id),
                                 segment_tensors.count(id) != 0 ? segment_tensors.at(id) : nullptr};
         say(fmt::format("seg{} round {}: {} {}", id, p.round, strategy, p.settings.dump()));
@@ -429,7 +456,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
         entry["settings"] = p.settings;
         entry["round"] = p.round;
         tried.push_back(std::move(entry));
-        by_settings[p.settings.dump()] = c;
+        by_settings[key(p)] = c;
         search::Attempt a = attempt_of(r);
         timed_correct = timed_correct || (a.correct && a.ratio);
         if (a.accepted && a.ratio.value_or(0.0) < 1.0) {
@@ -444,8 +471,14 @@ nlohmann::json run_verify(const VerifyOptions& options,
       hooks.spent = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       };
+      std::vector<std::string> names;
+      names.reserve(strategies.size());
+      for (const auto& st : strategies) {
+        names.push_back(st.name);
+      }
       say(fmt::format("seg{}: {} ({}); strategies: {}", id, search::to_string(analysis.bottleneck),
-                      analysis.why, strategies.empty() ? "none" : strategy));
+                      analysis.why,
+                      names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
       const search::BeamResult beam =
           search::beam_search(id, strategies, hooks, options.beam, memory);
       nlohmann::json row = {{"segment", id},
@@ -465,7 +498,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
                        {"settings", beam.best->proposal.settings},
                        {"round", beam.best->proposal.round},
                        {"ratio", beam.best->attempt.ratio.value_or(0.0)}};
-        chosen.push_back(by_settings.at(beam.best->proposal.settings.dump()));
+        chosen.push_back(by_settings.at(key(beam.best->proposal)));
       }
       searched.push_back(std::move(row));
     }

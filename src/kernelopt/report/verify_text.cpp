@@ -62,9 +62,14 @@ std::string format_verify(const nlohmann::json& doc) {
       } else {
         out += fmt::format("  seg{}: no recipe matches\n", segment);
       }
+      if (p.contains("config")) {
+        out += fmt::format("  seg{}: config ({})\n", segment, p.value("config", ""));
+      }
     }
     for (const auto& t : doc.value("tried", nlohmann::json::array())) {
-      out += t.contains("round") ? fmt::format("  tried (round {}, {}):\n", t.value("round", 0),
+      const std::string strategy = t.value("strategy", "");
+      out += t.contains("round") ? fmt::format("  tried (round {}, {}{}):\n", t.value("round", 0),
+                                               strategy.empty() ? "" : strategy + " ",
                                                t.value("settings", nlohmann::json()).dump())
                                  : std::string("  tried:\n");
       out += format_one(t);

@@ -172,6 +172,30 @@ std::optional<RecipeMatch> match_l1(const inductor::GraphFragment& fragment,
 
 }  // namespace
 
+// The root buffer a name holds just before step `step`, through reuses (`bufN = bufM; del bufM`,
+// the same tensor under a new name); nullopt when the name is a view (its tensor is not the
+// root's).
+std::optional<std::string> reused_root(const inductor::OutputCode& code,
+                                       int step,
+                                       const std::string& name) {
+  std::map<std::string, std::optional<std::string>> roots;  // name -> root; nullopt: a view
+  for (int s = 0; s < step; ++s) {
+    const inductor::Step& st = code.steps[static_cast<std::size_t>(s)];
+    if (st.defines.empty()) continue;
+    const std::string& defined = st.defines.front();
+    if (st.kind == inductor::StepKind::kReuse) {
+      const auto it = roots.find(st.alias_of);
+      roots[defined] = it != roots.end() ? it->second : std::optional<std::string>(st.alias_of);
+    } else if (st.kind == inductor::StepKind::kReinterpret) {
+      roots[defined] = std::nullopt;
+    } else {
+      roots.erase(defined);  // a buffer of its own
+    }
+  }
+  const auto it = roots.find(name);
+  return it != roots.end() ? it->second : std::optional<std::string>(name);
+}
+
 std::optional<RecipeMatch> match_reduce_dim(const inductor::OutputCode& code,
                                             const analysis::DispatchMap& map,
                                             const analysis::Segment& segment) {
@@ -621,30 +645,6 @@ bool number(const std::string& text) {
   return !text.empty() && end == text.c_str() + text.size();
 }
 
-// The root buffer a name holds just before step `step`, through reuses (`bufN = bufM; del bufM`,
-// the same tensor under a new name); nullopt when the name is a view (its tensor is not the
-// root's).
-std::optional<std::string> reused_root(const inductor::OutputCode& code,
-                                       int step,
-                                       const std::string& name) {
-  std::map<std::string, std::optional<std::string>> roots;  // name -> root; nullopt: a view
-  for (int s = 0; s < step; ++s) {
-    const inductor::Step& st = code.steps[static_cast<std::size_t>(s)];
-    if (st.defines.empty()) continue;
-    const std::string& defined = st.defines.front();
-    if (st.kind == inductor::StepKind::kReuse) {
-      const auto it = roots.find(st.alias_of);
-      roots[defined] = it != roots.end() ? it->second : std::optional<std::string>(st.alias_of);
-    } else if (st.kind == inductor::StepKind::kReinterpret) {
-      roots[defined] = std::nullopt;
-    } else {
-      roots.erase(defined);  // a buffer of its own
-    }
-  }
-  const auto it = roots.find(name);
-  return it != roots.end() ? it->second : std::optional<std::string>(name);
-}
-
 // One operand of an extern product: a root buffer the launch reads, as is (under its own name or
 // a reuse's) or as Inductor's reinterpret_tensor view of it (literal sizes, strides and offset).
 std::optional<nlohmann::json> product_operand(const std::string& arg,
@@ -840,6 +840,7 @@ std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
 }
 
 std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
+  if (match.recipe == "config") return config_settings(match);
   if (match.recipe == "reduce_dim") {
     // Arg-reductions won with 8 x 128 tiles, plain ones with 2 x 1024 (H200, results/gates/).
     return {{{"rows_per_step", 8}, {"cols_per_program", 128}, {"num_warps", 4}},
@@ -925,6 +926,17 @@ std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
              {"group_m", 1, 16},   {"num_warps", 1, 16}, {"num_stages", 1, 6}};
     elements = {"block_m", "block_n"};
     max_elements = 32768;
+  } else if (match.recipe == "config") {
+    knobs = {{"XBLOCK", 1, 4096},
+             {"YBLOCK", 1, 1024},
+             {"R0_BLOCK", 16, 8192},
+             {"num_warps", 1, 32},
+             {"num_stages", 1, 4}};
+    elements = {"XBLOCK", "YBLOCK", "R0_BLOCK"};
+    if (match.params.contains("fixed")) {  // a persistent reduction's whole row per program
+      max_elements =
+          std::max<long>(1, max_elements / match.params.at("fixed").value("R0_BLOCK", 1L));
+    }
   } else if (match.recipe == "row_two_pass") {
     knobs = {{"block", 256, 16384}, {"num_warps", 1, 32}, {"programs_per_sm", 1, 4}};
     elements = {"block"};
@@ -976,6 +988,7 @@ std::string prelude(const RecipeMatch& match, int segment, const std::string& fu
 std::string candidate_source(const RecipeMatch& match,
                              int segment,
                              const nlohmann::json& settings) {
+  if (match.recipe == "config") return config_source(match, segment, settings);
   if (match.recipe == "gemm") {
     const auto& p = match.params;
     std::vector<std::string> operands;

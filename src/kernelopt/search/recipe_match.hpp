@@ -77,6 +77,26 @@ std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
                                         const analysis::DispatchMap& map,
                                         const analysis::Segment& segment);
 
+// config: a segment of one pointwise, reduction or persistent-reduction launch whose arguments are
+// the segment's own tensors (under their names or a reuse's) and literal sizes, on a 1-D grid or
+// a 2-D grid indexed by program_id(0) and program_id(1): Inductor's kernel relaunched with other
+// XBLOCK / YBLOCK / R0_BLOCK / num_warps / num_stages (a persistent reduction keeps its R0_BLOCK).
+// A strategy of its own next to the segment's recipe, if any.
+std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
+                                        const analysis::DispatchMap& map,
+                                        const analysis::Segment& segment);
+
+// The config proposer's starting settings and its candidate file (config_match.cpp).
+std::vector<nlohmann::json> config_settings(const RecipeMatch& match);
+std::string config_source(const RecipeMatch& match, int segment, const nlohmann::json& settings);
+
+// The root buffer a name holds just before step `step`, through reuses (`bufN = bufM; del bufM`,
+// the same tensor under a new name); nullopt when the name is a view (its tensor is not the
+// root's).
+std::optional<std::string> reused_root(const inductor::OutputCode& code,
+                                       int step,
+                                       const std::string& name);
+
 // The launch settings a match is tried with (each becomes one candidate): the ones that won on
 // the H200 for the recipe's op families, and a default.
 std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match);

@@ -1,0 +1,235 @@
+// The config proposer (issue 5): one of Inductor's own kernels, unchanged, relaunched with other
+// launch settings (XBLOCK, YBLOCK, R0_BLOCK, num_warps, num_stages) than the ones its autotuner
+// chose. Its candidate file holds the kernel's source without the heuristics decorator, so the
+// kernel is a plain @triton.jit function the candidate launches on the segment's tensors.
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "kernelopt/search/recipe_match.hpp"
+
+namespace kernelopt::search {
+
+namespace {
+
+bool identifier(const std::string& text) {
+  return !text.empty() &&
+         (std::isalpha(static_cast<unsigned char>(text[0])) != 0 || text[0] == '_') &&
+         std::all_of(text.begin(), text.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+         });
+}
+
+std::optional<std::int64_t> literal(const std::string& text) {
+  if (text.empty() ||
+      !std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(c) != 0; })) {
+    return std::nullopt;
+  }
+  return std::stoll(text);
+}
+
+// The kernel's module text without the autotuning decorator (`@triton_heuristics.pointwise(...)`
+// up to `@triton.jit`) and without `triton_helpers.set_driver_to_gpu()` (it picks the GPU driver
+// when several are active and fails where none is: Triton's interpreter on the CPU), or "" when
+// the text is not in that form.
+std::string without_heuristics(const std::string& source) {
+  const std::size_t start = source.find("@triton_heuristics.");
+  const std::size_t jit = source.find("@triton.jit", start == std::string::npos ? 0 : start);
+  if (start == std::string::npos || jit == std::string::npos) return "";
+  std::string head = source.substr(0, start);
+  const std::string driver = "triton_helpers.set_driver_to_gpu()\n";
+  if (const std::size_t at = head.find(driver); at != std::string::npos) {
+    head.erase(at, driver.size());
+  }
+  return head + source.substr(jit);
+}
+
+std::int64_t next_power_of_two(std::int64_t n) {
+  std::int64_t p = 1;
+  while (p < n) {
+    p *= 2;
+  }
+  return p;
+}
+
+}  // namespace
+
+std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
+                                        const analysis::DispatchMap& map,
+                                        const analysis::Segment& segment) {
+  if (segment.extern_call || segment.launches.size() != 1) return std::nullopt;
+  const analysis::Launch& launch = map.launches[segment.launches.front()];
+  const inductor::TritonKernel* kernel = code.kernel(launch.name);
+  if (kernel == nullptr) return std::nullopt;
+  const std::string kind = launch.kernel_kind;
+  if (kind != "pointwise" && kind != "reduction" && kind != "persistent_reduction") {
+    return std::nullopt;
+  }
+  const std::string source = without_heuristics(kernel->source);
+  const bool grid_1d = kernel->source.find("'grid_type': 'Grid1D'") != std::string::npos;
+  const bool grid_2d = kernel->source.find("'grid_type': 'Grid2D'") != std::string::npos;
+  if (source.empty() || (!grid_1d && !grid_2d)) return std::nullopt;
+  // A 2-D grid whose y programs do not spill into z: program_id(1) alone indexes y.
+  if (grid_2d &&
+      (kernel->source.find("tl.program_id(2)") != std::string::npos ||
+       kernel->source.find("yoffset = tl.program_id(1) * YBLOCK") == std::string::npos)) {
+    return std::nullopt;
+  }
+  const inductor::Step& step = code.steps[static_cast<std::size_t>(launch.step)];
+  std::vector<std::string> positional;
+  for (const auto& arg : step.args) {
+    if (arg.find('=') == std::string::npos) positional.push_back(arg);
+  }
+  nlohmann::json args = nlohmann::json::array();
+  nlohmann::json numels = nlohmann::json::object();
+  std::vector<std::string> constexprs;
+  std::size_t next = 0;
+  const auto in_segment = [&](const std::string& root, const std::vector<std::string>& list) {
+    return std::find(list.begin(), list.end(), root) != list.end();
+  };
+  for (const auto& param : kernel->signature) {
+    if (param.type == "constexpr") {
+      static const std::set<std::string> tunable = {"XBLOCK", "YBLOCK", "R0_BLOCK"};
+      if (tunable.count(param.name) == 0) return std::nullopt;
+      constexprs.push_back(param.name);
+      continue;
+    }
+    if (next >= positional.size()) return std::nullopt;
+    const std::string& arg = positional[next++];
+    if (param.is_pointer()) {
+      const auto root = identifier(arg) ? reused_root(code, launch.step, arg) : std::nullopt;
+      if (!root) return std::nullopt;
+      // An output (in_out pointers too) comes from `outputs`: in the model and in G2 the same
+      // tensor as the input of that root.
+      if (in_segment(*root, segment.outputs)) {
+        args.push_back({{"from", "outputs"}, {"root", *root}});
+      } else if (in_segment(*root, segment.inputs)) {
+        args.push_back({{"from", "inputs"}, {"root", *root}});
+      } else {
+        return std::nullopt;  // a buffer the segment neither receives nor returns
+      }
+      continue;
+    }
+    const auto value = literal(arg);
+    if (!value) return std::nullopt;
+    args.push_back({{"literal", *value}});
+    if (param.name == "xnumel" || param.name == "ynumel" || param.name == "r0_numel") {
+      numels[param.name] = *value;
+    }
+  }
+  if (next != positional.size() || !numels.contains("xnumel")) return std::nullopt;
+  if (grid_2d && !numels.contains("ynumel")) return std::nullopt;
+  const bool has_r0 =
+      std::find(constexprs.begin(), constexprs.end(), "R0_BLOCK") != constexprs.end();
+  if (has_r0 && !numels.contains("r0_numel")) return std::nullopt;
+  nlohmann::json params = {{"kernel", kernel->name}, {"kind", kind},     {"grid", grid_2d ? 2 : 1},
+                           {"args", args},           {"numels", numels}, {"constexprs", constexprs},
+                           {"source", source}};
+  // A persistent reduction holds a whole row: its R0_BLOCK is fixed, not tuned.
+  if (kind == "persistent_reduction" && has_r0) {
+    params["fixed"] = {{"R0_BLOCK", next_power_of_two(numels.at("r0_numel").get<std::int64_t>())}};
+  }
+  return RecipeMatch{
+      "config", params,
+      fmt::format("Inductor's {} kernel {} relaunched with other settings", kind, kernel->name)};
+}
+
+std::vector<nlohmann::json> config_settings(const RecipeMatch& match) {
+  const auto& p = match.params;
+  const auto has = [&](const char* name) {
+    const auto& list = p.at("constexprs");
+    return std::find(list.begin(), list.end(), name) != list.end();
+  };
+  std::vector<nlohmann::json> out;
+  const std::string kind = p.at("kind").get<std::string>();
+  const auto add = [&](std::int64_t x, std::int64_t y, std::int64_t r, int warps) {
+    nlohmann::json s = {{"num_warps", warps}, {"num_stages", 1}};
+    if (has("XBLOCK")) s["XBLOCK"] = x;
+    if (has("YBLOCK")) s["YBLOCK"] = y;
+    if (has("R0_BLOCK") && !p.contains("fixed")) s["R0_BLOCK"] = r;
+    out.push_back(std::move(s));
+  };
+  if (kind == "pointwise" && p.at("grid") == 2) {
+    add(64, 64, 0, 4);
+    add(128, 32, 0, 4);
+    add(32, 128, 8, 8);
+  } else if (kind == "pointwise") {
+    add(1024, 0, 0, 4);
+    add(512, 0, 0, 4);
+    add(2048, 0, 0, 8);
+  } else if (kind == "reduction") {
+    add(1, 0, 2048, 8);
+    add(8, 0, 512, 8);
+    add(64, 0, 64, 4);
+  } else {  // persistent: rows per program
+    add(1, 0, 0, 4);
+    add(8, 0, 0, 8);
+    add(32, 0, 0, 8);
+  }
+  // Settings that name no knob (a kernel without XBLOCK) collapse into one per warp count.
+  std::vector<nlohmann::json> unique;
+  for (auto& s : out) {
+    if (std::find(unique.begin(), unique.end(), s) == unique.end()) unique.push_back(std::move(s));
+  }
+  return unique;
+}
+
+std::string config_source(const RecipeMatch& match, int segment, const nlohmann::json& settings) {
+  const auto& p = match.params;
+  std::string body;
+  std::vector<std::string> call_args;
+  int n = 0;
+  for (const auto& arg : p.at("args")) {
+    if (arg.contains("literal")) {
+      call_args.push_back(std::to_string(arg.at("literal").get<std::int64_t>()));
+      continue;
+    }
+    const std::string var = fmt::format("_t{}", n++);
+    body += fmt::format("    {} = {}[\"{}\"]\n", var, arg.at("from").get<std::string>(),
+                        arg.at("root").get<std::string>());
+    call_args.push_back(var);
+  }
+  const auto value = [&](const char* name, std::int64_t fallback) {
+    if (p.contains("fixed") && p.at("fixed").contains(name)) {
+      return p.at("fixed").at(name).get<std::int64_t>();
+    }
+    return settings.value(name, fallback);
+  };
+  std::vector<std::string> keywords;
+  for (const auto& name : p.at("constexprs")) {
+    const std::string key = name.get<std::string>();
+    keywords.push_back(fmt::format("{}={}", key, value(key.c_str(), 1)));
+  }
+  keywords.push_back(fmt::format("num_warps={}", settings.value("num_warps", 4)));
+  keywords.push_back(fmt::format("num_stages={}", settings.value("num_stages", 1)));
+  const auto& numels = p.at("numels");
+  const bool has_x = std::find(p.at("constexprs").begin(), p.at("constexprs").end(), "XBLOCK") !=
+                     p.at("constexprs").end();
+  const std::string x_programs =
+      has_x ? fmt::format("triton.cdiv({}, {})", numels.at("xnumel").get<std::int64_t>(),
+                          value("XBLOCK", 1))
+            : std::to_string(numels.at("xnumel").get<std::int64_t>());
+  const std::string y_programs =
+      p.at("grid") == 2 ? fmt::format("triton.cdiv({}, {})",
+                                      numels.at("ynumel").get<std::int64_t>(), value("YBLOCK", 1))
+                        : "1";
+  return fmt::format(
+      "\"\"\"Segment {segment}: {why}.\n\nWritten by kernelopt's config proposer: the kernel's "
+      "source as Inductor wrote it, without its\nautotuning decorator, launched with the "
+      "settings below.\n\"\"\"\n\n"
+      "{source}\n\n\n"
+      "def run(inputs, outputs):\n"
+      "{body}"
+      "    {kernel}[({x}, {y}, 1)]({args}, {keywords})\n",
+      fmt::arg("segment", segment), fmt::arg("why", match.why),
+      fmt::arg("source", p.at("source").get<std::string>()), fmt::arg("body", body),
+      fmt::arg("kernel", p.at("kernel").get<std::string>()), fmt::arg("x", x_programs),
+      fmt::arg("y", y_programs), fmt::arg("args", fmt::join(call_args, ", ")),
+      fmt::arg("keywords", fmt::join(keywords, ", ")));
+}
+
+}  // namespace kernelopt::search
