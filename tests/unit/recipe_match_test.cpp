@@ -579,5 +579,75 @@ print("ok")
   fs::remove_all(dir);
 }
 
+// Every config candidate the real H200 captures give (each one-launch segment's kernel) compiles
+// for sm_90 through G1's static check, on the CPU: the decorator-free source is a valid Triton
+// module, the launch binds every argument, and the settings are legal.
+TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
+  const fs::path dir = fs::temp_directory_path() / "kernelopt_config_static";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  nlohmann::json jobs = nlohmann::json::array();
+  for (const auto& entry :
+       fs::directory_iterator(fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures/output_code/real")) {
+    if (entry.path().extension() != ".py") continue;
+    const Captured c = real(entry.path().filename().string());
+    for (const auto& segment : c.map.segments) {
+      const auto m = search::match_config(c.run.code, c.map, segment);
+      if (!m) continue;
+      nlohmann::json interface = {{"inputs", nlohmann::json::object()},
+                                  {"outputs", nlohmann::json::object()}};
+      bool known = true;
+      const auto describe = [&](const std::string& root) -> nlohmann::json {
+        const inductor::Buffer* b = c.run.code.buffer(root);
+        if (b == nullptr || !b->shape_known) {
+          known = false;
+          return nullptr;
+        }
+        nlohmann::json t = {{"shape", nlohmann::json::array()},
+                            {"stride", nlohmann::json::array()},
+                            {"dtype", b->dtype.substr(b->dtype.rfind('.') + 1)}};
+        for (const auto& v : b->shape)
+          t["shape"].push_back(std::stoll(v));
+        for (const auto& v : b->stride)
+          t["stride"].push_back(std::stoll(v));
+        return t;
+      };
+      for (const auto& root : segment.inputs)
+        interface["inputs"][root] = describe(root);
+      for (const auto& root : segment.outputs)
+        interface["outputs"][root] = describe(root);
+      if (!known) continue;
+      const std::string name = entry.path().stem().string() + "_seg" + std::to_string(segment.id);
+      std::ofstream(dir / (name + ".py"))
+          << search::candidate_source(*m, segment.id, search::recipe_settings(*m).front());
+      jobs.push_back({{"candidate", (dir / (name + ".py")).string()}, {"interface", interface}});
+    }
+  }
+  ASSERT_GE(jobs.size(), 15U);  // most of the 35 captures are one-launch segments
+  std::ofstream(dir / "jobs.json") << jobs.dump();
+  std::ofstream(dir / "check.py") << R"(
+import json, sys
+from kernelopt.worker.session import Session
+bad = []
+for job in json.load(open(sys.argv[1])):
+    result = Session().static_check({"candidate": job["candidate"], "interface": job["interface"], "arch": 90})
+    kernels = result.get("kernels", [])
+    if not result.get("loaded") or result.get("run_error") or not kernels or not all(k["compiled"] for k in kernels):
+        bad.append((job["candidate"], result.get("run_error"), [k.get("error") for k in kernels]))
+print("bad", len(bad), bad[:3])
+)";
+  const std::string command =
+      "env -u TRITON_INTERPRET PYTHONPATH=" + (fs::path(KERNELOPT_SOURCE_DIR) / "python").string() +
+      " " + python() + " " + (dir / "check.py").string() + " " + (dir / "jobs.json").string() +
+      " > " + (dir / "log.txt").string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream log(dir / "log.txt");
+  std::ostringstream said;
+  said << log.rdbuf();
+  EXPECT_EQ(status, 0) << said.str();
+  EXPECT_NE(said.str().find("bad 0 []"), std::string::npos) << said.str();
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace kernelopt
