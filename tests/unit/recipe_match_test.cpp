@@ -624,6 +624,42 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
     }
   }
   ASSERT_GE(jobs.size(), 15U);  // most of the 35 captures are one-launch segments
+  // And the gemm candidates of the real L3/1 MLP's extern products (--no-dispatch-aware), each
+  // starting setting: the views rebuilt on meta tensors, the fp32 GEMM compiled.
+  {
+    Captured mlp = real("h200_level3_1_MLP_graph_0.py");
+    analysis::AnalysisOptions options;
+    options.dispatch_aware = false;
+    mlp.map = analysis::build_dispatch_map({mlp.run}, options);
+    int settings_index = 0;
+    for (const auto& segment : mlp.map.segments) {
+      const auto m = search::match_recipe(mlp.run.code, mlp.map, segment);
+      if (!m || m->recipe != "gemm") continue;
+      nlohmann::json interface = {{"inputs", nlohmann::json::object()},
+                                  {"outputs", nlohmann::json::object()}};
+      for (const auto& [key, roots] :
+           {std::pair{"inputs", segment.inputs}, std::pair{"outputs", segment.outputs}}) {
+        for (const auto& root : roots) {
+          const inductor::Buffer* b = mlp.run.code.buffer(root);
+          ASSERT_TRUE(b != nullptr && b->shape_known) << root;
+          nlohmann::json t = {{"shape", nlohmann::json::array()},
+                              {"stride", nlohmann::json::array()},
+                              {"dtype", "float32"}};
+          for (const auto& v : b->shape)
+            t["shape"].push_back(std::stoll(v));
+          for (const auto& v : b->stride)
+            t["stride"].push_back(std::stoll(v));
+          interface[key][root] = t;
+        }
+      }
+      const auto all = search::recipe_settings(*m);
+      const std::string name = "mlp_gemm_seg" + std::to_string(segment.id);
+      std::ofstream(dir / (name + ".py"))
+          << search::candidate_source(*m, segment.id, all[settings_index++ % all.size()]);
+      jobs.push_back({{"candidate", (dir / (name + ".py")).string()}, {"interface", interface}});
+    }
+    EXPECT_EQ(settings_index, 3);
+  }
   std::ofstream(dir / "jobs.json") << jobs.dump();
   std::ofstream(dir / "check.py") << R"(
 import json, sys
