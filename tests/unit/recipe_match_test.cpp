@@ -685,5 +685,25 @@ print("bad", len(bad), bad[:3])
   fs::remove_all(dir);
 }
 
+// Inductor drops a mask when every block it would try divides the size (xmask = tl.full(...));
+// the config proposer keeps such a block dividing it: starting settings halve until they do, and
+// neighbours that would not are not proposed.
+TEST(RecipeMatch, ConfigKeepsBlocksDividingWhereInductorDroppedTheMask) {
+  const Captured relu = real("h200_level1_19_ReLU_graph_0.py");
+  ASSERT_EQ(relu.map.segments.size(), 1U);
+  auto m = search::match_config(relu.run.code, relu.map, relu.map.segments[0]);
+  ASSERT_TRUE(m.has_value());
+  ASSERT_TRUE(m->params.at("divides").contains("XBLOCK"));
+  m->params["divides"]["XBLOCK"] = 96;  // as if xnumel were 96
+  for (const auto& settings : search::recipe_settings(*m)) {
+    EXPECT_EQ(96 % settings.at("XBLOCK").get<int>(), 0) << settings;
+  }
+  for (const auto& next : search::recipe_neighbours(*m, {{"XBLOCK", 32}, {"num_warps", 4}})) {
+    EXPECT_NE(next.at("XBLOCK"), 64) << next;
+  }
+  EXPECT_FALSE(search::config_fits(*m, {{"XBLOCK", 64}}));
+  EXPECT_TRUE(search::config_fits(*m, {{"XBLOCK", 32}}));
+}
+
 }  // namespace
 }  // namespace kernelopt

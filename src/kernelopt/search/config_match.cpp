@@ -6,6 +6,7 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -129,6 +130,18 @@ std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
   nlohmann::json params = {{"kernel", kernel->name}, {"kind", kind},     {"grid", grid_2d ? 2 : 1},
                            {"args", args},           {"numels", numels}, {"constexprs", constexprs},
                            {"source", source}};
+  // Inductor drops a dimension's mask when every block it would try divides the size
+  // (`xmask = tl.full([XBLOCK], True, tl.int1)`): that block must keep dividing it.
+  nlohmann::json divides = nlohmann::json::object();
+  for (const auto& [mask, knob, numel] :
+       {std::tuple{"xmask = tl.full(", "XBLOCK", "xnumel"},
+        std::tuple{"ymask = tl.full(", "YBLOCK", "ynumel"},
+        std::tuple{"r0_mask = tl.full(", "R0_BLOCK", "r0_numel"}}) {
+    if (kernel->source.find(mask) != std::string::npos && numels.contains(numel)) {
+      divides[knob] = numels.at(numel);
+    }
+  }
+  params["divides"] = divides;
   // A persistent reduction holds a whole row: its R0_BLOCK is fixed, not tuned.
   if (kind == "persistent_reduction" && has_r0) {
     params["fixed"] = {{"R0_BLOCK", next_power_of_two(numels.at("r0_numel").get<std::int64_t>())}};
@@ -136,6 +149,16 @@ std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
   return RecipeMatch{
       "config", params,
       fmt::format("Inductor's {} kernel {} relaunched with other settings", kind, kernel->name)};
+}
+
+bool config_fits(const RecipeMatch& match, const nlohmann::json& settings) {
+  if (!match.params.contains("divides")) return true;
+  for (const auto& [knob, size] : match.params.at("divides").items()) {
+    if (!settings.contains(knob)) continue;
+    const auto block = settings.at(knob).get<std::int64_t>();
+    if (block <= 0 || size.get<std::int64_t>() % block != 0) return false;
+  }
+  return true;
 }
 
 std::vector<nlohmann::json> config_settings(const RecipeMatch& match) {
@@ -170,9 +193,18 @@ std::vector<nlohmann::json> config_settings(const RecipeMatch& match) {
     add(8, 0, 0, 8);
     add(32, 0, 0, 8);
   }
-  // Settings that name no knob (a kernel without XBLOCK) collapse into one per warp count.
+  // A block that must divide its size halves until it does; settings that name no knob (a
+  // kernel without XBLOCK) collapse into one per warp count.
   std::vector<nlohmann::json> unique;
   for (auto& s : out) {
+    for (const auto& [knob, size] : p.at("divides").items()) {
+      if (!s.contains(knob)) continue;
+      std::int64_t block = s.at(knob).get<std::int64_t>();
+      while (block > 1 && size.get<std::int64_t>() % block != 0) {
+        block /= 2;
+      }
+      s[knob] = block;
+    }
     if (std::find(unique.begin(), unique.end(), s) == unique.end()) unique.push_back(std::move(s));
   }
   return unique;

@@ -956,7 +956,9 @@ std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
       if (value == 0 || next < knob.low || next > knob.high) continue;
       nlohmann::json s = settings;
       s[knob.key] = next;
-      if (fits(s)) out.push_back(std::move(s));
+      if (fits(s) && (match.recipe != "config" || config_fits(match, s))) {
+        out.push_back(std::move(s));
+      }
     }
   }
   if (match.recipe == "row_two_pass") {

@@ -86,6 +86,10 @@ std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
                                         const analysis::DispatchMap& map,
                                         const analysis::Segment& segment);
 
+// Whether settings keep every block that must divide its size (a dimension whose mask Inductor
+// dropped) dividing it.
+bool config_fits(const RecipeMatch& match, const nlohmann::json& settings);
+
 // The config proposer's starting settings and its candidate file (config_match.cpp).
 std::vector<nlohmann::json> config_settings(const RecipeMatch& match);
 std::string config_source(const RecipeMatch& match, int segment, const nlohmann::json& settings);
