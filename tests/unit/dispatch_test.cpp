@@ -165,7 +165,7 @@ TEST(DispatchMap, TwoPassFloorWhereTheGroupDoesNotFitOnChip) {
   for (const auto& kernel : run.code.kernels) {
     fragments.push_back(inductor::parse_graph_fragment(kernel.graph_fragment));
   }
-  EXPECT_EQ(analysis::reread_bytes(fragments, 64 * 1024), 32768LL * 65535 * 4);
+  EXPECT_EQ(analysis::reread_bytes(fragments, std::int64_t{64} * 1024), 32768LL * 65535 * 4);
   // The floor counts the second read, and the JSON says it is a two-pass floor.
   analysis::GraphRun softmax;
   softmax.code = inductor::parse_output_code(fixture("real/h200_level1_23_Softmax_graph_0.py"));

@@ -579,6 +579,20 @@ print("ok")
   fs::remove_all(dir);
 }
 
+// A buffer of known shape as the static check's interface describes a tensor.
+nlohmann::json tensor_json(const inductor::Buffer& b) {
+  nlohmann::json t = {{"shape", nlohmann::json::array()},
+                      {"stride", nlohmann::json::array()},
+                      {"dtype", b.dtype.substr(b.dtype.rfind('.') + 1)}};
+  for (const auto& v : b.shape) {
+    t["shape"].push_back(std::stoll(v));
+  }
+  for (const auto& v : b.stride) {
+    t["stride"].push_back(std::stoll(v));
+  }
+  return t;
+}
+
 // Every config candidate the real H200 captures give (each one-launch segment's kernel) compiles
 // for sm_90 through G1's static check, on the CPU: the decorator-free source is a valid Triton
 // module, the launch binds every argument, and the settings are legal.
@@ -603,19 +617,14 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
           known = false;
           return nullptr;
         }
-        nlohmann::json t = {{"shape", nlohmann::json::array()},
-                            {"stride", nlohmann::json::array()},
-                            {"dtype", b->dtype.substr(b->dtype.rfind('.') + 1)}};
-        for (const auto& v : b->shape)
-          t["shape"].push_back(std::stoll(v));
-        for (const auto& v : b->stride)
-          t["stride"].push_back(std::stoll(v));
-        return t;
+        return tensor_json(*b);
       };
-      for (const auto& root : segment.inputs)
+      for (const auto& root : segment.inputs) {
         interface["inputs"][root] = describe(root);
-      for (const auto& root : segment.outputs)
+      }
+      for (const auto& root : segment.outputs) {
         interface["outputs"][root] = describe(root);
+      }
       if (!known) continue;
       const std::string name = entry.path().stem().string() + "_seg" + std::to_string(segment.id);
       std::ofstream(dir / (name + ".py"))
@@ -642,14 +651,7 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
         for (const auto& root : roots) {
           const inductor::Buffer* b = mlp.run.code.buffer(root);
           ASSERT_TRUE(b != nullptr && b->shape_known) << root;
-          nlohmann::json t = {{"shape", nlohmann::json::array()},
-                              {"stride", nlohmann::json::array()},
-                              {"dtype", "float32"}};
-          for (const auto& v : b->shape)
-            t["shape"].push_back(std::stoll(v));
-          for (const auto& v : b->stride)
-            t["stride"].push_back(std::stoll(v));
-          interface[key][root] = t;
+          interface[key][root] = tensor_json(*b);
         }
       }
       const auto all = search::recipe_settings(*m);
