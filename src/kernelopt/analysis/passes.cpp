@@ -2,8 +2,8 @@
 // reduction whose result is combined again with the data it reduced (a norm, a softmax) needs
 // that data a second time unless one reduction group stays on chip while it is used.
 #include <algorithm>
+#include <cctype>
 #include <map>
-#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -39,12 +39,22 @@ const std::map<std::string, int>& reductions() {
   return table;
 }
 
+// The nodes an argument names: every `%name` in it (lists too: "[%a, %b]"). A hand scan, not
+// std::regex: GCC 12's <regex> warns (maybe-uninitialized) under the ASan build's -Werror.
 std::vector<std::string> references(const FragmentNode& node) {
-  static const std::regex ref("%([A-Za-z_][A-Za-z0-9_]*)");
+  const auto name_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+  };
   std::vector<std::string> out;
   for (const auto& arg : node.args) {
-    for (std::sregex_iterator it(arg.begin(), arg.end(), ref), end; it != end; ++it) {
-      out.push_back((*it)[1].str());
+    for (std::size_t i = arg.find('%'); i != std::string::npos; i = arg.find('%', i + 1)) {
+      std::size_t end = i + 1;
+      while (end < arg.size() && name_char(arg[end])) {
+        ++end;
+      }
+      if (end > i + 1 && std::isdigit(static_cast<unsigned char>(arg[i + 1])) == 0) {
+        out.push_back(arg.substr(i + 1, end - i - 1));
+      }
     }
   }
   return out;
