@@ -17,14 +17,6 @@ namespace kernelopt::search {
 
 namespace {
 
-bool identifier(const std::string& text) {
-  return !text.empty() &&
-         (std::isalpha(static_cast<unsigned char>(text[0])) != 0 || text[0] == '_') &&
-         std::all_of(text.begin(), text.end(), [](char c) {
-           return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-         });
-}
-
 std::optional<std::int64_t> literal(const std::string& text) {
   if (text.empty() ||
       !std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(c) != 0; })) {

@@ -172,6 +172,14 @@ std::optional<RecipeMatch> match_l1(const inductor::GraphFragment& fragment,
 
 }  // namespace
 
+bool identifier(const std::string& text) {
+  return !text.empty() &&
+         (std::isalpha(static_cast<unsigned char>(text[0])) != 0 || text[0] == '_') &&
+         std::all_of(text.begin(), text.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+         });
+}
+
 // The root buffer a name holds just before step `step`, through reuses (`bufN = bufM; del bufM`,
 // the same tensor under a new name); nullopt when the name is a view (its tensor is not the
 // root's).
@@ -623,17 +631,10 @@ std::optional<std::vector<std::string>> call_arguments(const std::string& text,
   return parts;
 }
 
-bool identifier(const std::string& text) {
-  return !text.empty() &&
-         (std::isalpha(static_cast<unsigned char>(text[0])) != 0 || text[0] == '_') &&
-         std::all_of(text.begin(), text.end(), [](char c) {
-           return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-         });
-}
-
-// A tuple of literal integers as Inductor writes sizes and strides: "(8192, 8192)", "(4, )".
-bool int_tuple(const std::string& text) {
-  if (text.size() < 2 || text.front() != '(' || text.back() != ')') return false;
+// A literal sequence of integers between `open` and `close`, as Inductor writes sizes and
+// strides ("(8192, 8192)", "(4, )") and a fragment writes a shape ("[2048, 256]").
+bool int_sequence(const std::string& text, char open, char close) {
+  if (text.size() < 2 || text.front() != open || text.back() != close) return false;
   return std::all_of(text.begin() + 1, text.end() - 1, [](char c) {
     return std::isdigit(static_cast<unsigned char>(c)) != 0 || c == ',' || c == ' ';
   });
@@ -663,8 +664,9 @@ std::optional<nlohmann::json> product_operand(const std::string& arg,
     return nlohmann::json{{"name", *name}, {"view", nullptr}};
   }
   const auto view = call_arguments(arg, "reinterpret_tensor");
-  if (!view || view->size() != 4 || !identifier((*view)[0]) || !int_tuple((*view)[1]) ||
-      !int_tuple((*view)[2]) || !integer((*view)[3])) {
+  if (!view || view->size() != 4 || !identifier((*view)[0]) ||
+      !int_sequence((*view)[1], '(', ')') || !int_sequence((*view)[2], '(', ')') ||
+      !integer((*view)[3])) {
     return std::nullopt;
   }
   const auto name = root((*view)[0]);
@@ -690,14 +692,6 @@ bool is_reshape(const inductor::FragmentNode& node) {
   return node.target == "torch.ops.aten.reshape.default" ||
          node.target == "torch.ops.aten.view.default" ||
          node.target == "torch.ops.aten._unsafe_view.default";
-}
-
-// A literal list of integers as a fragment writes a shape: "[2048, 256]".
-bool int_list(const std::string& text) {
-  if (text.size() < 2 || text.front() != '[' || text.back() != ']') return false;
-  return std::all_of(text.begin() + 1, text.end() - 1, [](char c) {
-    return std::isdigit(static_cast<unsigned char>(c)) != 0 || c == ',' || c == ' ';
-  });
 }
 
 // gemm on a Triton template (max-autotune's own Triton matrix product): a one-launch segment
@@ -736,7 +730,7 @@ std::optional<RecipeMatch> match_gemm_template(const inductor::OutputCode& code,
     }
     const auto* node = inductor::find_node(*fragment, referenced(arg));
     if (node == nullptr || !is_reshape(*node) || node->args.size() != 2 ||
-        !int_list(node->args[1])) {
+        !int_sequence(node->args[1], '[', ']')) {
       return std::nullopt;
     }
     const auto* input = placeholder(node->args[0]);

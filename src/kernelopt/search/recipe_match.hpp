@@ -94,6 +94,9 @@ bool config_fits(const RecipeMatch& match, const nlohmann::json& settings);
 std::vector<nlohmann::json> config_settings(const RecipeMatch& match);
 std::string config_source(const RecipeMatch& match, int segment, const nlohmann::json& settings);
 
+// Whether `text` is a Python identifier (a buffer or parameter name).
+bool identifier(const std::string& text);
+
 // The root buffer a name holds just before step `step`, through reuses (`bufN = bufM; del bufM`,
 // the same tensor under a new name); nullopt when the name is a view (its tensor is not the
 // root's).
