@@ -247,6 +247,7 @@ torch.manual_seed(0)
 cases = [  # (input shape, kernel, stride, padding, dilation, ceil_mode)
     ((2, 3, 50), [5], [2], [2], [1], False),
     ((2, 3, 61), [8], [1], [4], [3], False),          # KernelBench L1/41's window, another length
+    ((2, 2, 203), [8], [1], [4], [3], False),         # most column blocks interior, a ragged last
     ((1, 2, 17, 23), [3, 4], [2, 3], [1, 2], [2, 1], True),
     ((2, 1, 9, 10, 11), [2, 3, 2], [2, 1, 2], [1, 1, 0], [1, 2, 2], False),
     ((3, 7), [3], [3], [0], [1], True),                # one leading dim; ceil_mode's ragged window
@@ -255,7 +256,8 @@ pools = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
 for dtype in (torch.float32, torch.float16, torch.bfloat16):
     for shape, k, s, p, d, ceil in cases:
         x = torch.randn(*shape).to(dtype)
-        x.view(-1)[5] = float("nan")
+        x.view(-1)[5] = float("nan")   # in a window that reads padding: the masked path
+        x.view(-1)[-shape[-1] // 2] = float("nan")  # mid-row: an interior program's unmasked path
         ref = pools[len(k)](x.float(), k, s, p, d, ceil_mode=ceil)
         out = torch.full(ref.shape, 7.0, dtype=dtype)
         max_pool(x, out, k, s, p, d, rows=2, block=8, num_warps=1)

@@ -6,8 +6,9 @@ The input is seen as [R, D, H, W] (R: the leading dimensions; D and H are 1 when
 dimensions) and the output as [R, Do, Ho, Wo]. Each program owns ROWS output rows (an (r, d, h)
 each) and BLOCK contiguous output columns; the window's taps are compile-time loops, so each tap is
 one [ROWS, BLOCK] load of neighbouring input columns (contiguous when the stride is 1). No index
-division per element, as Inductor's flat kernel does: the row decomposition is per row, once. Max:
-NaN propagates as in PyTorch and padding counts as -inf. Average: sums in float32; the divisor is
+division per element, as Inductor's flat kernel does: the row decomposition is per row, once, and
+the programs whose columns read no padding (most of them) load without per-column bounds. Max: NaN
+propagates as in PyTorch (one max.NaN per tap) and padding counts as -inf. Average: sums in float32; the divisor is
 the window clipped to the padded input (count_include_pad) or to the input, as PyTorch's kernels.
 """
 
@@ -26,6 +27,36 @@ def _window(o, S: tl.constexpr, P: tl.constexpr, K: tl.constexpr, size, COUNT_PA
 
 
 @triton.jit
+def _taps(acc, base, d, h, cols, row_ok, col_ok, d_in, h_in, w_in,
+          SD: tl.constexpr, SH: tl.constexpr, SW: tl.constexpr,
+          PD: tl.constexpr, PH: tl.constexpr, PW: tl.constexpr,
+          DD: tl.constexpr, DH: tl.constexpr, DW: tl.constexpr,
+          KD: tl.constexpr, KH: tl.constexpr, KW: tl.constexpr,
+          AVG: tl.constexpr, INTERIOR: tl.constexpr):
+    """acc combined with every tap of the window. INTERIOR: every tap of the program's columns is
+    inside the input, so a load's mask is only its row's (constant along the columns)."""
+    for kd in tl.static_range(KD):
+        di = d * SD - PD + kd * DD
+        d_ok = (di >= 0) & (di < d_in) & row_ok
+        for kh in tl.static_range(KH):
+            hi = h * SH - PH + kh * DH
+            dh_ok = d_ok & (hi >= 0) & (hi < h_in)
+            row_base = base + (di.to(tl.int64) * h_in + hi) * w_in
+            for kw in tl.static_range(KW):
+                wi = cols * SW - PW + kw * DW
+                if INTERIOR:
+                    ok = dh_ok[:, None]
+                else:
+                    ok = dh_ok[:, None] & ((wi >= 0) & (wi < w_in) & col_ok)[None, :]
+                if AVG:
+                    acc += tl.load(row_base[:, None] + wi[None, :], mask=ok, other=0.0).to(tl.float32)
+                else:
+                    v = tl.load(row_base[:, None] + wi[None, :], mask=ok, other=float("-inf")).to(tl.float32)
+                    acc = tl.maximum(acc, v, propagate_nan=tl.PropagateNan.ALL)
+    return acc
+
+
+@triton.jit
 def _pool(x_ptr, out_ptr, n_rows, d_in, h_in, w_in, d_out, h_out, w_out, n_col_blocks,
           SD: tl.constexpr, SH: tl.constexpr, SW: tl.constexpr,
           PD: tl.constexpr, PH: tl.constexpr, PW: tl.constexpr,
@@ -41,28 +72,22 @@ def _pool(x_ptr, out_ptr, n_rows, d_in, h_in, w_in, d_out, h_out, w_out, n_col_b
     h = rows % h_out
     d = (rows // h_out) % d_out
     r = (rows // h_out // d_out).to(tl.int64)
-    cols = col_block * BLOCK + tl.arange(0, BLOCK)
+    first = col_block * BLOCK
+    cols = first + tl.arange(0, BLOCK)
     col_ok = cols < w_out
     base = x_ptr + r * d_in * h_in * w_in
     if AVG:
         acc = tl.zeros([ROWS, BLOCK], tl.float32)
     else:
         acc = tl.full([ROWS, BLOCK], float("-inf"), tl.float32)
-    for kd in tl.static_range(KD):
-        di = d * SD - PD + kd * DD
-        d_ok = (di >= 0) & (di < d_in) & row_ok
-        for kh in tl.static_range(KH):
-            hi = h * SH - PH + kh * DH
-            dh_ok = d_ok & (hi >= 0) & (hi < h_in)
-            row_base = base + (di.to(tl.int64) * h_in + hi) * w_in
-            for kw in tl.static_range(KW):
-                wi = cols * SW - PW + kw * DW
-                ok = dh_ok[:, None] & ((wi >= 0) & (wi < w_in) & col_ok)[None, :]
-                if AVG:
-                    acc += tl.load(row_base[:, None] + wi[None, :], mask=ok, other=0.0).to(tl.float32)
-                else:
-                    v = tl.load(row_base[:, None] + wi[None, :], mask=ok, other=float("-inf")).to(tl.float32)
-                    acc = tl.where((v > acc) | (v != v), v, acc)
+    # Most programs' columns read no padding: they skip the per-column bounds of every tap.
+    last = first + BLOCK - 1
+    if (first * SW - PW >= 0) & (last * SW - PW + (KW - 1) * DW < w_in) & (last < w_out):
+        acc = _taps(acc, base, d, h, cols, row_ok, col_ok, d_in, h_in, w_in, SD, SH, SW, PD, PH, PW,
+                    DD, DH, DW, KD, KH, KW, AVG, True)
+    else:
+        acc = _taps(acc, base, d, h, cols, row_ok, col_ok, d_in, h_in, w_in, SD, SH, SW, PD, PH, PW,
+                    DD, DH, DW, KD, KH, KW, AVG, False)
     if AVG:
         if DIVISOR > 0:
             acc = acc / DIVISOR
