@@ -2,6 +2,7 @@
 // it writes is Python that calls the recipe with the matched op and dim.
 #include "kernelopt/search/recipe_match.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -593,9 +594,9 @@ nlohmann::json tensor_json(const inductor::Buffer& b) {
   return t;
 }
 
-// Every config candidate the real H200 captures give (each one-launch segment's kernel) compiles
-// for sm_90 through G1's static check, on the CPU: the decorator-free source is a valid Triton
-// module, the launch binds every argument, and the settings are legal.
+// Every config and rewrite candidate the real H200 captures give (each one-launch segment's kernel)
+// compiles for sm_90 through G1's static check, on the CPU: the decorator-free (and rewritten)
+// source is a valid Triton module, the launch binds every argument, and the settings are legal.
 TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
   const fs::path dir = fs::temp_directory_path() / "kernelopt_config_static";
   fs::remove_all(dir);
@@ -605,9 +606,15 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
        fs::directory_iterator(fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures/output_code/real")) {
     if (entry.path().extension() != ".py") continue;
     const Captured c = real(entry.path().filename().string());
+    std::vector<std::pair<analysis::Segment, search::RecipeMatch>> matches;
     for (const auto& segment : c.map.segments) {
-      const auto m = search::match_config(c.run.code, c.map, segment);
-      if (!m) continue;
+      for (auto m : {search::match_config(c.run.code, c.map, segment),
+                     search::match_rewrite(c.run.code, c.map, segment)}) {
+        if (m) matches.emplace_back(segment, *m);
+      }
+    }
+    for (const auto& [segment, match] : matches) {
+      const auto* m = &match;
       nlohmann::json interface = {{"inputs", nlohmann::json::object()},
                                   {"outputs", nlohmann::json::object()}};
       bool known = true;
@@ -626,13 +633,21 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
         interface["outputs"][root] = describe(root);
       }
       if (!known) continue;
-      const std::string name = entry.path().stem().string() + "_seg" + std::to_string(segment.id);
+      const std::string name =
+          entry.path().stem().string() + "_seg" + std::to_string(segment.id) + "_" + m->recipe;
       std::ofstream(dir / (name + ".py"))
           << search::candidate_source(*m, segment.id, search::recipe_settings(*m).front());
       jobs.push_back({{"candidate", (dir / (name + ".py")).string()}, {"interface", interface}});
     }
   }
   ASSERT_GE(jobs.size(), 15U);  // most of the 35 captures are one-launch segments
+  // The rewrite's two: the L1 normalization of rows (20000) and L2/17's instance norm (15876).
+  EXPECT_EQ(std::count_if(jobs.begin(), jobs.end(),
+                          [](const nlohmann::json& j) {
+                            return j.at("candidate").get<std::string>().find("_rewrite.py") !=
+                                   std::string::npos;
+                          }),
+            2);
   // And the gemm candidates of the real L3/1 MLP's extern products (--no-dispatch-aware), each
   // starting setting: the views rebuilt on meta tensors, the fp32 GEMM compiled.
   {

@@ -134,8 +134,9 @@ nlohmann::json result_json(const gate::CascadeResult& result, const ProblemOutco
 }
 
 // The proposers' first step: which recipe matches each segment (at most one), whether the
-// config proposer can relaunch its kernel, and what was said about every segment. A segment's
-// strategies are its matches: "recipe:NAME" and "config".
+// config proposer can relaunch its kernel, whether the rewrite proposer can make it one pass, and
+// what was said about every segment. A segment's strategies are its matches: "recipe:NAME",
+// "config" and "rewrite".
 std::map<int, std::vector<search::RecipeMatch>> match_segments(
     const Graphs& g, const std::map<int, std::string>& skip, nlohmann::json& said) {
   std::map<int, std::vector<search::RecipeMatch>> out;
@@ -148,6 +149,7 @@ std::map<int, std::vector<search::RecipeMatch>> match_segments(
     const auto& code = g.runs[seg.graph].code;
     const auto match = search::match_recipe(code, g.map, seg);
     const auto config = search::match_config(code, g.map, seg);
+    const auto rewrite = search::match_rewrite(code, g.map, seg);
     nlohmann::json row = {{"segment", seg.id}, {"recipe", nullptr}};
     if (match) {
       row["recipe"] = match->recipe;
@@ -159,14 +161,23 @@ std::map<int, std::vector<search::RecipeMatch>> match_segments(
       row["config"] = config->why;
       out[seg.id].push_back(*config);
     }
+    if (rewrite) {
+      row["rewrite"] = rewrite->why;
+      out[seg.id].push_back(*rewrite);
+    }
     said.push_back(std::move(row));
   }
   return out;
 }
 
-// A match's strategy name and its proposer.
+// A match's proposer: "config", "rewrite" or "recipe".
+std::string proposer_of(const search::RecipeMatch& match) {
+  return match.recipe == "config" || match.recipe == "rewrite" ? match.recipe : "recipe";
+}
+
+// A match's strategy name: the proposer, or "recipe:NAME".
 std::string strategy_of(const search::RecipeMatch& match) {
-  return match.recipe == "config" ? "config" : "recipe:" + match.recipe;
+  return proposer_of(match) == "recipe" ? "recipe:" + match.recipe : match.recipe;
 }
 
 // The profiler's times: each segment's time, floor and share, from the baseline's show document
@@ -423,9 +434,9 @@ nlohmann::json run_verify(const VerifyOptions& options,
         analysis.why = fmt::format("{:.3f} ms, an extern matrix product: bound by its arithmetic",
                                    profile.time_ms);
       }
-      std::map<std::string, std::string> proposers;  // strategy -> "recipe" or "config"
+      std::map<std::string, std::string> proposers;  // strategy -> its proposer
       for (const auto& m : offered) {
-        proposers[strategy_of(m)] = m.recipe == "config" ? "config" : "recipe";
+        proposers[strategy_of(m)] = proposer_of(m);
       }
       std::vector<std::string> dropped;
       const auto strategies = search::plan(analysis, proposers, memory, &dropped);

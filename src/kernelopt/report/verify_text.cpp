@@ -62,8 +62,10 @@ std::string format_verify(const nlohmann::json& doc) {
       } else {
         out += fmt::format("  seg{}: no recipe matches\n", segment);
       }
-      if (p.contains("config")) {
-        out += fmt::format("  seg{}: config ({})\n", segment, p.value("config", ""));
+      for (const char* proposer : {"config", "rewrite"}) {
+        if (p.contains(proposer)) {
+          out += fmt::format("  seg{}: {} ({})\n", segment, proposer, p.value(proposer, ""));
+        }
       }
     }
     for (const auto& t : doc.value("tried", nlohmann::json::array())) {

@@ -242,14 +242,16 @@ std::string config_source(const RecipeMatch& match, int segment, const nlohmann:
                                       numels.at("ynumel").get<std::int64_t>(), value("YBLOCK", 1))
                         : "1";
   return fmt::format(
-      "\"\"\"Segment {segment}: {why}.\n\nWritten by kernelopt's config proposer: the kernel's "
-      "source as Inductor wrote it, without its\nautotuning decorator, launched with the "
-      "settings below.\n\"\"\"\n\n"
+      "\"\"\"Segment {segment}: {why}.\n\nWritten by kernelopt's {proposer} proposer: the "
+      "kernel's source as {how}, without its\nautotuning decorator, launched with the settings "
+      "below.\n\"\"\"\n\n"
       "{source}\n\n\n"
       "def run(inputs, outputs):\n"
       "{body}"
       "    {kernel}[({x}, {y}, 1)]({args}, {keywords})\n",
-      fmt::arg("segment", segment), fmt::arg("why", match.why),
+      fmt::arg("segment", segment), fmt::arg("why", match.why), fmt::arg("proposer", match.recipe),
+      fmt::arg("how", match.recipe == "rewrite" ? "Inductor wrote it and this proposer rewrote it"
+                                                : "Inductor wrote it"),
       fmt::arg("source", p.at("source").get<std::string>()), fmt::arg("body", body),
       fmt::arg("kernel", p.at("kernel").get<std::string>()), fmt::arg("x", x_programs),
       fmt::arg("y", y_programs), fmt::arg("args", fmt::join(call_args, ", ")),

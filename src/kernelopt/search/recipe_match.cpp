@@ -835,6 +835,7 @@ std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
 
 std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
   if (match.recipe == "config") return config_settings(match);
+  if (match.recipe == "rewrite") return rewrite_settings(match);
   if (match.recipe == "reduce_dim") {
     // Arg-reductions won with 8 x 128 tiles, plain ones with 2 x 1024 (H200, results/gates/).
     return {{{"rows_per_step", 8}, {"cols_per_program", 128}, {"num_warps", 4}},
@@ -920,7 +921,7 @@ std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
              {"group_m", 1, 16},   {"num_warps", 1, 16}, {"num_stages", 1, 6}};
     elements = {"block_m", "block_n"};
     max_elements = 32768;
-  } else if (match.recipe == "config") {
+  } else if (match.recipe == "config" || match.recipe == "rewrite") {
     knobs = {{"XBLOCK", 1, 4096},
              {"YBLOCK", 1, 1024},
              {"R0_BLOCK", 16, 8192},
@@ -950,7 +951,7 @@ std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
       if (value == 0 || next < knob.low || next > knob.high) continue;
       nlohmann::json s = settings;
       s[knob.key] = next;
-      if (fits(s) && (match.recipe != "config" || config_fits(match, s))) {
+      if (fits(s) && config_fits(match, s)) {
         out.push_back(std::move(s));
       }
     }
@@ -984,7 +985,9 @@ std::string prelude(const RecipeMatch& match, int segment, const std::string& fu
 std::string candidate_source(const RecipeMatch& match,
                              int segment,
                              const nlohmann::json& settings) {
-  if (match.recipe == "config") return config_source(match, segment, settings);
+  if (match.recipe == "config" || match.recipe == "rewrite") {
+    return config_source(match, segment, settings);
+  }
   if (match.recipe == "gemm") {
     const auto& p = match.params;
     std::vector<std::string> operands;

@@ -15,7 +15,8 @@
 namespace kernelopt::search {
 
 struct RecipeMatch {
-  std::string recipe;     // "reduce_dim", "row_two_pass", "cross_entropy", "scan", "pool", "gemm"
+  std::string recipe;     // "reduce_dim", "row_two_pass", "cross_entropy", "scan", "pool", "gemm";
+                          // the proposers "config" and "rewrite" use the same form
   nlohmann::json params;  // reduce_dim: {"op": "argmax", "dim": 1}; row_two_pass: {"op":
                           // "softmax"}; cross_entropy: {"reduction": "mean", "ignore_index": -100};
                           // scan: {"x": "arg0_1", "mask": null or "arg1_1", "reverse": false,
@@ -93,6 +94,27 @@ bool config_fits(const RecipeMatch& match, const nlohmann::json& settings);
 // The config proposer's starting settings and its candidate file (config_match.cpp).
 std::vector<nlohmann::json> config_settings(const RecipeMatch& match);
 std::string config_source(const RecipeMatch& match, int segment, const nlohmann::json& settings);
+
+// rewrite (rewrite.cpp): one pass instead of two when a row fits on chip. A config match of a
+// looped reduction (kind "reduction") with r0_numel <= kOnePassMaxRow whose kernel walks the row in
+// two or more `for r0_offset` loops and loads in a later one what an earlier one loaded: the loops
+// flattened (R0_BLOCK fixed at the row's next power of two, so each ran once) and the repeated
+// loads replaced by the first one's value. Launched as config launches it (XBLOCK, num_warps).
+inline constexpr std::int64_t kOnePassMaxRow = 32768;
+
+struct OnePass {
+  std::string source;
+  int loops = 0;   // `for r0_offset` loops flattened
+  int reused = 0;  // loads inside them replaced by an earlier load's value
+};
+
+// The kernel module text made one pass, or nullopt when it has fewer than two row loops, a loop
+// or atomic it does not know, or no load to reuse. Assumes every row loop runs once.
+std::optional<OnePass> one_pass_source(const std::string& source);
+std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
+                                         const analysis::DispatchMap& map,
+                                         const analysis::Segment& segment);
+std::vector<nlohmann::json> rewrite_settings(const RecipeMatch& match);
 
 // Whether `text` is a Python identifier (a buffer or parameter name).
 bool identifier(const std::string& text);

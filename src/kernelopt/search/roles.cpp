@@ -1,6 +1,7 @@
 #include "kernelopt/search/roles.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -139,8 +140,11 @@ std::vector<Strategy> plan(const Analysis& analysis,
                              analysis.bottleneck == Bottleneck::kComputeBound;
   // Recipes change the algorithm (passes, access pattern): the lever for bytes. Launch
   // configurations change parallelism and per-program work: the lever for idle units.
-  for (const char* kind :
-       {configs_first ? "config" : "recipe", configs_first ? "recipe" : "config"}) {
+  // A rewrite changes the passes as a recipe does, from Inductor's own kernel.
+  const std::vector<const char*> order =
+      configs_first ? std::vector<const char*>{"config", "rewrite", "recipe"}
+                    : std::vector<const char*>{"recipe", "rewrite", "config"};
+  for (const char* kind : order) {
     for (const auto& [name, proposer] : offered) {
       if (proposer != kind) continue;
       if (const auto why = memory.abandoned(analysis.segment, name)) {
@@ -148,10 +152,12 @@ std::vector<Strategy> plan(const Analysis& analysis,
         continue;
       }
       out.push_back(
-          {name, fmt::format("{} segment ({})", to_string(analysis.bottleneck),
-                             proposer == std::string("recipe")
-                                 ? "a recipe: fewer passes, better access"
-                                 : "launch configuration: parallelism, work per program")});
+          {name,
+           fmt::format("{} segment ({})", to_string(analysis.bottleneck),
+                       proposer == std::string("recipe") ? "a recipe: fewer passes, better access"
+                       : proposer == std::string("rewrite")
+                           ? "a rewrite of Inductor's kernel: fewer passes"
+                           : "launch configuration: parallelism, work per program")});
     }
   }
   return out;

@@ -1,0 +1,553 @@
+// The rewrite proposer (issue 5): a source transformation of Inductor's own kernel. Today one:
+// one pass instead of two when a row fits on chip. Inductor writes a reduction whose row is longer
+// than its persistent threshold as a looped kernel; a norm or softmax then walks the row twice
+// (once for the statistics, once for the output) and loads it twice. When the whole row fits one
+// program's registers, the loops run once each at R0_BLOCK = next power of two >= r0_numel: the
+// rewrite flattens them into straight-line code and replaces every load the second walk repeats
+// by the value the first one loaded, so the row is read from memory once.
+//
+// Which loads are "the same" is decided on canonical forms of their address and mask: the
+// kernel's index variables (x0 = xindex, x2 = (xindex % 128), r0_1 = r0_index, ...) are
+// substituted by their definitions, sums and products flattened with their operands sorted and
+// literals folded. A name assigned from anything this does not parse is an opaque value with a
+// version per assignment, so a name reassigned between two loads never makes them equal. A store
+// to a pointer forgets every load from it; an atomic anywhere, or a loop the rewrite does not
+// know, and the kernel is left alone.
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <memory>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "kernelopt/search/recipe_match.hpp"
+
+namespace kernelopt::search {
+
+namespace {
+
+// ---- expressions: canonical forms of Python's integer and boolean arithmetic ----
+
+struct Expr {
+  std::string op;  // "" for an atom (a name@version or a literal), else the operator
+  std::string atom;
+  std::vector<Expr> kids;
+};
+
+std::string print(const Expr& e) {
+  if (e.op.empty()) return e.atom;
+  if (e.op == "neg") return "(-" + print(e.kids.front()) + ")";
+  std::string out = "(";
+  for (std::size_t i = 0; i < e.kids.size(); ++i) {
+    if (i != 0) out += e.op;
+    out += print(e.kids[i]);
+  }
+  return out + ")";
+}
+
+std::optional<long long> integer_of(const Expr& e) {
+  if (!e.op.empty() || e.atom.empty()) return std::nullopt;
+  const std::size_t start = e.atom[0] == '-' ? 1 : 0;
+  if (start == e.atom.size()) return std::nullopt;
+  for (std::size_t i = start; i < e.atom.size(); ++i) {
+    if (std::isdigit(static_cast<unsigned char>(e.atom[i])) == 0) return std::nullopt;
+  }
+  return std::stoll(e.atom);
+}
+
+Expr literal(long long v) {
+  return Expr{"", std::to_string(v), {}};
+}
+
+// A commutative, associative operator's node: nested ones flattened, integer literals folded
+// (the identity dropped), operands sorted by their printed form.
+Expr commutative(const std::string& op, std::vector<Expr> operands) {
+  std::vector<Expr> flat;
+  const bool foldable = op == "+" || op == "*";
+  long long folded = op == "*" ? 1 : 0;
+  bool any_literal = false;
+  for (auto& e : operands) {
+    std::vector<Expr> parts;
+    if (e.op == op) {
+      parts = std::move(e.kids);
+    } else {
+      parts.push_back(std::move(e));
+    }
+    for (auto& p : parts) {
+      if (const auto v = integer_of(p); v && foldable) {
+        folded = op == "*" ? folded * *v : folded + *v;
+        any_literal = true;
+      } else {
+        flat.push_back(std::move(p));
+      }
+    }
+  }
+  if (any_literal && folded != (op == "*" ? 1 : 0)) flat.push_back(literal(folded));
+  if (flat.empty()) return literal(op == "*" ? 1 : 0);
+  if (flat.size() == 1) return flat.front();
+  std::sort(flat.begin(), flat.end(),
+            [](const Expr& a, const Expr& b) { return print(a) < print(b); });
+  return Expr{op, "", std::move(flat)};
+}
+
+Expr negate(Expr e) {
+  if (const auto v = integer_of(e)) return literal(-*v);
+  if (e.op == "neg") return e.kids.front();
+  return Expr{"neg", "", {std::move(e)}};
+}
+
+struct Names {
+  std::map<std::string, Expr> defined;     // name -> canonical definition
+  std::map<std::string, int> assignments;  // name -> how many times it was assigned
+
+  Expr atom(const std::string& name) const {
+    if (const auto it = defined.find(name); it != defined.end()) return it->second;
+    const auto n = assignments.find(name);
+    return Expr{"", name + "@" + std::to_string(n == assignments.end() ? 0 : n->second), {}};
+  }
+};
+
+// A Pratt parser over the operators Inductor's index and mask expressions use. Anything else (a
+// call, a subscript, a string) fails the parse: such a value is opaque.
+class Parser {
+ public:
+  Parser(const std::string& text, const Names& names) : text_(text), names_(names) {}
+
+  std::optional<Expr> parse() {
+    auto e = binary(0);
+    skip();
+    if (!e || at_ != text_.size()) return std::nullopt;
+    return e;
+  }
+
+ private:
+  void skip() {
+    while (at_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[at_])) != 0) {
+      ++at_;
+    }
+  }
+
+  // The binary operator at the cursor and its precedence (Python's order), or "".
+  std::pair<std::string, int> peek_op() {
+    skip();
+    static const std::vector<std::pair<std::string, int>> ops = {
+        {"//", 6}, {"<=", 1}, {">=", 1}, {"==", 1}, {"!=", 1}, {"<", 1}, {">", 1}, {"|", 2},
+        {"^", 3},  {"&", 4},  {"+", 5},  {"-", 5},  {"*", 6},  {"%", 6}, {"/", 6}};
+    for (const auto& [op, prec] : ops) {
+      if (text_.compare(at_, op.size(), op) == 0) return {op, prec};
+    }
+    return {"", -1};
+  }
+
+  std::optional<Expr> binary(int min_prec) {
+    auto left = unary();
+    while (left) {
+      const auto [op, prec] = peek_op();
+      if (op.empty() || prec < min_prec) break;
+      at_ += op.size();
+      auto right = binary(prec + 1);
+      if (!right) return std::nullopt;
+      if (op == "+" || op == "*" || op == "&" || op == "|") {
+        left = commutative(op, {std::move(*left), std::move(*right)});
+      } else if (op == "-") {
+        left = commutative("+", {std::move(*left), negate(std::move(*right))});
+      } else {
+        left = Expr{op, "", {std::move(*left), std::move(*right)}};
+      }
+    }
+    return left;
+  }
+
+  std::optional<Expr> unary() {
+    skip();
+    if (at_ >= text_.size()) return std::nullopt;
+    const char c = text_[at_];
+    if (c == '-') {
+      ++at_;
+      auto e = unary();
+      if (!e) return std::nullopt;
+      return negate(std::move(*e));
+    }
+    if (c == '(') {
+      ++at_;
+      auto e = binary(0);
+      skip();
+      if (!e || at_ >= text_.size() || text_[at_] != ')') return std::nullopt;
+      ++at_;
+      return e;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) != 0) {
+      const std::size_t start = at_;
+      while (at_ < text_.size() &&
+             (std::isalnum(static_cast<unsigned char>(text_[at_])) != 0 || text_[at_] == '.')) {
+        ++at_;
+      }
+      std::string number = text_.substr(start, at_ - start);
+      if (const auto v = integer_of(Expr{"", number, {}})) return literal(*v);
+      return Expr{"", number, {}};
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_') {
+      const std::size_t start = at_;
+      while (at_ < text_.size() &&
+             (std::isalnum(static_cast<unsigned char>(text_[at_])) != 0 || text_[at_] == '_')) {
+        ++at_;
+      }
+      const std::string name = text_.substr(start, at_ - start);
+      skip();
+      // A call, attribute or subscript: not arithmetic this parser knows.
+      if (at_ < text_.size() && (text_[at_] == '(' || text_[at_] == '.' || text_[at_] == '[')) {
+        return std::nullopt;
+      }
+      if (name == "None" || name == "True" || name == "False") return Expr{"", name, {}};
+      return names_.atom(name);
+    }
+    return std::nullopt;
+  }
+
+  const std::string& text_;
+  const Names& names_;
+  std::size_t at_ = 0;
+};
+
+// ---- statements ----
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  const auto e = s.find_last_not_of(" \t");
+  return s.substr(b, e - b + 1);
+}
+
+std::size_t indent_of(const std::string& line) {
+  const auto b = line.find_first_not_of(' ');
+  return b == std::string::npos ? line.size() : b;
+}
+
+// Python text read one character at a time: the bracket depth, outside string literals.
+struct Brackets {
+  int depth = 0;
+  char quote = 0;
+
+  // Whether c is code (not inside or delimiting a string); updates the depth.
+  bool code(char c) {
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+      return false;
+    }
+    if (c == '\'' || c == '"') {
+      quote = c;
+      return false;
+    }
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    return true;
+  }
+};
+
+// Splits at top-level commas (outside brackets and strings).
+std::vector<std::string> split_args(const std::string& text) {
+  std::vector<std::string> out;
+  Brackets brackets;
+  std::string current;
+  for (const char c : text) {
+    if (brackets.code(c) && c == ',' && brackets.depth == 0) {
+      out.push_back(trim(current));
+      current.clear();
+      continue;
+    }
+    current += c;
+  }
+  if (!trim(current).empty()) out.push_back(trim(current));
+  return out;
+}
+
+// The bracket depth change of a physical line (strings and a comment skipped).
+int depth_change(const std::string& line) {
+  Brackets brackets;
+  for (const char c : line) {
+    if (brackets.code(c) && c == '#') break;
+  }
+  return brackets.depth;
+}
+
+// The names an assignment's left side binds ("a", or "a, b, c"), or none when it is not one.
+std::vector<std::string> assigned_names(const std::string& statement, std::string* rhs) {
+  int depth = 0;
+  for (std::size_t i = 0; i < statement.size(); ++i) {
+    const char c = statement[i];
+    if (c == '(' || c == '[') ++depth;
+    if (c == ')' || c == ']') --depth;
+    if (c != '=' || depth != 0) continue;
+    const char before = i > 0 ? statement[i - 1] : ' ';
+    const char after = i + 1 < statement.size() ? statement[i + 1] : ' ';
+    if (after == '=' || before == '=' || before == '!' || before == '<' || before == '>' ||
+        before == '+' || before == '-' || before == '*' || before == '/' || before == '%') {
+      if (after != '=' && before != '=' && before != '!' && before != '<' && before != '>') {
+        return {};  // augmented assignment (x += ...): handled as a plain reassignment below
+      }
+      continue;
+    }
+    std::vector<std::string> names;
+    for (const auto& part : split_args(statement.substr(0, i))) {
+      if (!identifier(part)) return {};
+      names.push_back(part);
+    }
+    if (rhs != nullptr) *rhs = trim(statement.substr(i + 1));
+    return names;
+  }
+  return {};
+}
+
+// The pointer names (in_ptrN, out_ptrN, in_out_ptrN) an expression mentions.
+std::set<std::string> pointers_in(const std::string& text) {
+  std::set<std::string> out;
+  for (std::size_t i = 0; i < text.size();) {
+    if (std::isalpha(static_cast<unsigned char>(text[i])) != 0 || text[i] == '_') {
+      const std::size_t start = i;
+      while (i < text.size() &&
+             (std::isalnum(static_cast<unsigned char>(text[i])) != 0 || text[i] == '_')) {
+        ++i;
+      }
+      const std::string name = text.substr(start, i - start);
+      if (name.find("ptr") != std::string::npos) out.insert(name);
+    } else {
+      ++i;
+    }
+  }
+  return out;
+}
+
+struct Load {
+  std::string name;  // the variable that holds it
+  std::set<std::string> pointers;
+};
+
+// A logical line: its physical lines joined (an open bracket continues a statement).
+struct Statement {
+  std::size_t first = 0;  // index of its first physical line
+  std::size_t count = 1;
+  std::size_t indent = 0;
+  std::string text;
+  bool in_loop = false;
+};
+
+}  // namespace
+
+std::optional<OnePass> one_pass_source(const std::string& source) {
+  std::vector<std::string> lines;
+  {
+    std::size_t start = 0;
+    while (start <= source.size()) {
+      const std::size_t end = source.find('\n', start);
+      lines.push_back(
+          source.substr(start, end == std::string::npos ? std::string::npos : end - start));
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+  }
+  // 1. Flatten every top-level `for r0_offset in ...:` of the kernel body: the loop line becomes
+  // `r0_offset = 0`, its body moves out one level.
+  OnePass out;
+  std::vector<bool> in_loop(lines.size(), false);
+  const auto def = std::find_if(lines.begin(), lines.end(),
+                                [](const std::string& l) { return l.rfind("def ", 0) == 0; });
+  if (def == lines.end()) return std::nullopt;
+  for (std::size_t i = static_cast<std::size_t>(def - lines.begin()) + 1; i < lines.size(); ++i) {
+    const std::string t = trim(lines[i]);
+    if (t.rfind("for ", 0) == 0 || t.rfind("while ", 0) == 0) {
+      if (indent_of(lines[i]) != 4 || t.rfind("for r0_offset in ", 0) != 0 || t.back() != ':') {
+        return std::nullopt;  // a loop the rewrite does not know
+      }
+      lines[i] = "    r0_offset = 0";
+      ++out.loops;
+      for (std::size_t j = i + 1; j < lines.size(); ++j) {
+        if (trim(lines[j]).empty()) continue;
+        if (indent_of(lines[j]) <= 4) break;
+        const std::string inner = trim(lines[j]);
+        if (inner.rfind("for ", 0) == 0 || inner.rfind("while ", 0) == 0) return std::nullopt;
+        lines[j] = lines[j].substr(4);
+        in_loop[j] = true;
+      }
+    }
+    if (t.find("atomic") != std::string::npos) return std::nullopt;
+  }
+  if (out.loops < 2) return std::nullopt;
+
+  // 2. Walk the statements in order; a top-level load that repeats an earlier one (same canonical
+  // address, mask and `other`, no store to its pointer between) takes the earlier value.
+  std::vector<Statement> statements;
+  for (std::size_t i = static_cast<std::size_t>(def - lines.begin()) + 1; i < lines.size(); ++i) {
+    if (trim(lines[i]).empty()) continue;
+    Statement s;
+    s.first = i;
+    s.indent = indent_of(lines[i]);
+    s.in_loop = in_loop[i];
+    s.text = trim(lines[i]);
+    int depth = depth_change(lines[i]);
+    while (depth > 0 && i + 1 < lines.size()) {
+      ++i;
+      ++s.count;
+      s.text += " " + trim(lines[i]);
+      depth += depth_change(lines[i]);
+    }
+    statements.push_back(std::move(s));
+  }
+  Names names;
+  std::map<std::string, Load> loads;  // canonical key -> the load that holds it
+  const auto reassigned = [&](const std::string& name) {
+    names.defined.erase(name);
+    ++names.assignments[name];
+    for (auto it = loads.begin(); it != loads.end();) {
+      it = it->second.name == name ? loads.erase(it) : std::next(it);
+    }
+  };
+  for (const Statement& s : statements) {
+    if (s.text.rfind("tl.store(", 0) == 0) {
+      const auto args = split_args(s.text.substr(9, s.text.size() - 10));
+      const auto stored = pointers_in(args.empty() ? s.text : args.front());
+      for (auto it = loads.begin(); it != loads.end();) {
+        const bool aliased = std::any_of(it->second.pointers.begin(), it->second.pointers.end(),
+                                         [&](const auto& p) { return stored.count(p) != 0; });
+        it = aliased ? loads.erase(it) : std::next(it);
+      }
+      continue;
+    }
+    std::string rhs;
+    const auto targets = assigned_names(s.text, &rhs);
+    if (targets.empty()) {
+      // Not a plain assignment (augmented, a call statement, control flow): names it may bind
+      // become unknown.
+      if (s.text.find('=') != std::string::npos) {
+        const auto eq = s.text.find('=');
+        for (const auto& part : split_args(s.text.substr(0, eq))) {
+          std::string name;
+          for (const char c : part) {
+            if (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_') name += c;
+          }
+          if (!name.empty()) reassigned(name);
+        }
+      }
+      continue;
+    }
+    const bool top = s.indent == 4;
+    if (targets.size() == 1 && top && rhs.rfind("tl.load(", 0) == 0 && rhs.back() == ')') {
+      const auto args = split_args(rhs.substr(8, rhs.size() - 9));
+      std::string address;
+      std::string mask = "None";
+      std::string other = "None";
+      bool simple = !args.empty();
+      for (std::size_t k = 0; k < args.size(); ++k) {
+        const std::string& a = args[k];
+        const bool keyword = a.find('=') != std::string::npos && a.find("==") == std::string::npos;
+        if (a.rfind("mask=", 0) == 0) {
+          mask = a.substr(5);
+        } else if (a.rfind("other=", 0) == 0) {
+          other = a.substr(6);
+        } else if (a.rfind("eviction_policy=", 0) == 0) {
+          // how long the cache keeps the line: not what is loaded
+        } else if (!keyword && k == 0) {
+          address = a;
+        } else if (!keyword && k == 1) {
+          mask = a;
+        } else if (!keyword && k == 2) {
+          other = a;
+        } else {
+          simple = false;  // a keyword this rewrite does not know (cache_modifier, volatile)
+        }
+      }
+      const auto canonical_address = Parser(address, names).parse();
+      const auto canonical_mask = Parser(mask, names).parse();
+      const std::string& name = targets.front();
+      if (simple && canonical_address && canonical_mask) {
+        const std::string key =
+            fmt::format("{} | {} | {}", print(*canonical_address), print(*canonical_mask), other);
+        if (const auto it = loads.find(key); it != loads.end() && it->second.name != name) {
+          const std::string earlier = it->second.name;
+          reassigned(name);
+          lines[s.first] = fmt::format("{}{} = {}", std::string(s.indent, ' '), name, earlier);
+          for (std::size_t k = 1; k < s.count; ++k) {
+            lines[s.first + k].clear();
+          }
+          if (s.in_loop) ++out.reused;
+          continue;
+        }
+        reassigned(name);
+        loads[key] = Load{name, pointers_in(address)};
+        continue;
+      }
+      reassigned(name);
+      continue;
+    }
+    if (targets.size() == 1 && top) {
+      auto value = Parser(rhs, names).parse();
+      reassigned(targets.front());
+      if (value) names.defined[targets.front()] = std::move(*value);
+      continue;
+    }
+    for (const auto& name : targets) {
+      reassigned(name);
+    }
+  }
+  if (out.reused == 0) return std::nullopt;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (i != 0) out.source += "\n";
+    out.source += lines[i];
+  }
+  return out;
+}
+
+std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
+                                         const analysis::DispatchMap& map,
+                                         const analysis::Segment& segment) {
+  auto config = match_config(code, map, segment);
+  if (!config || config->params.at("kind") != "reduction") return std::nullopt;
+  const auto& numels = config->params.at("numels");
+  if (!numels.contains("r0_numel")) return std::nullopt;
+  const auto r0 = numels.at("r0_numel").get<std::int64_t>();
+  if (r0 > kOnePassMaxRow) return std::nullopt;
+  std::int64_t block = 1;
+  while (block < r0) {
+    block *= 2;
+  }
+  // A row mask Inductor dropped (every R0_BLOCK divides r0_numel) must stay droppable.
+  if (config->params.at("divides").contains("R0_BLOCK") && r0 % block != 0) return std::nullopt;
+  const auto rewritten = one_pass_source(config->params.at("source").get<std::string>());
+  if (!rewritten) return std::nullopt;
+  RecipeMatch m = std::move(*config);
+  m.recipe = "rewrite";
+  m.params["source"] = rewritten->source;
+  m.params["fixed"] = {{"R0_BLOCK", block}};
+  m.params["rewrite"] = {
+      {"transform", "one_pass"}, {"loops", rewritten->loops}, {"reused_loads", rewritten->reused}};
+  m.why = fmt::format(
+      "Inductor's looped reduction {} made one pass: rows of {} fit one program, {} loops "
+      "flattened, {} repeated load(s) reuse the first",
+      m.params.at("kernel").get<std::string>(), r0, rewritten->loops, rewritten->reused);
+  return m;
+}
+
+std::vector<nlohmann::json> rewrite_settings(const RecipeMatch& match) {
+  const std::int64_t row = match.params.at("fixed").at("R0_BLOCK").get<std::int64_t>();
+  // About 16 row elements per thread, half and twice that many warps; short rows also several per
+  // program.
+  const auto warps_for = [](std::int64_t elements) {
+    return std::clamp<std::int64_t>(elements / 512, 1, 32);
+  };
+  std::vector<nlohmann::json> out;
+  const auto add = [&](std::int64_t rows, std::int64_t warps) {
+    nlohmann::json s = {
+        {"XBLOCK", rows}, {"num_warps", std::clamp<std::int64_t>(warps, 1, 32)}, {"num_stages", 1}};
+    if (config_fits(match, s) && std::find(out.begin(), out.end(), s) == out.end()) {
+      out.push_back(std::move(s));
+    }
+  };
+  add(1, warps_for(row));
+  add(1, warps_for(row) / 2);
+  add(1, warps_for(row) * 2);
+  const std::int64_t rows = std::max<std::int64_t>(1, 4096 / row);
+  add(rows, warps_for(rows * row));
+  return out;
+}
+
+}  // namespace kernelopt::search

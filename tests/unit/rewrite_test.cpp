@@ -1,0 +1,247 @@
+// The rewrite proposer's one-pass transformation: on real H200 captures (an instance norm after a
+// convolution, a causal-attention softmax, an L1 normalization of rows) the row loops are flattened
+// and the second walk's loads reuse the first's, where the addresses are the same although Inductor
+// wrote them differently; where a store, a reassigned index or a row too long stands between, it
+// does nothing. The rewritten kernel computes what Inductor's does, under Triton's interpreter.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "kernelopt/search/recipe_match.hpp"
+
+namespace kernelopt {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+struct Captured {
+  analysis::GraphRun run;
+  analysis::DispatchMap map;
+};
+
+Captured parse(const std::string& text) {
+  Captured c;
+  c.run.code = inductor::parse_output_code(text);
+  c.map = analysis::build_dispatch_map({c.run}, {});
+  return c;
+}
+
+std::string fixture(const std::string& name) {
+  return read(fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures/output_code/real" / name);
+}
+
+std::vector<search::RecipeMatch> rewrites(const Captured& c) {
+  std::vector<search::RecipeMatch> out;
+  for (const auto& segment : c.map.segments) {
+    if (auto m = search::match_rewrite(c.run.code, c.map, segment)) out.push_back(*m);
+  }
+  return out;
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+TEST(Rewrite, InstanceNormAfterAConvolutionBecomesOnePass) {
+  const auto found =
+      rewrites(parse(fixture("h200_level2_17_Conv2d_InstanceNorm_Divide_graph_0.py")));
+  ASSERT_EQ(found.size(), 1U);
+  const auto& m = found.front();
+  EXPECT_EQ(m.params.at("fixed").at("R0_BLOCK"), 16384);  // rows of 15876
+  EXPECT_EQ(m.params.at("rewrite").at("loops"), 2);
+  EXPECT_EQ(m.params.at("rewrite").at("reused_loads"), 1);
+  const std::string source = m.params.at("source").get<std::string>();
+  EXPECT_EQ(count(source, "for r0_offset"), 0U);
+  EXPECT_EQ(count(source, "    r0_offset = 0\n"), 2U);
+  // The second walk's `in_ptr0 + (x2 + 128*r0_1 + 2032128*x3)` is the first's
+  // `in_ptr0 + (128*r0_1 + 2032128*(x0 // 128) + ((x0 % 128)))`; the bias load outside the loops
+  // (x2 against (x0 % 128)) is the same too, but is not counted as a reused row.
+  EXPECT_NE(source.find("    tmp10 = tmp0\n"), std::string::npos) << source;
+  EXPECT_NE(source.find("    tmp11 = tmp1\n"), std::string::npos) << source;
+  EXPECT_EQ(count(source, "tl.load(in_ptr0"), 1U);
+  for (const auto& s : search::recipe_settings(m)) {
+    EXPECT_EQ(s.count("R0_BLOCK"), 0U) << s;  // fixed, not tuned
+    EXPECT_LE(s.at("XBLOCK").get<int>() * 16384 / (32 * s.at("num_warps").get<int>()), 32) << s;
+  }
+  const std::string candidate = search::candidate_source(m, 3, search::recipe_settings(m).front());
+  EXPECT_NE(candidate.find("R0_BLOCK=16384"), std::string::npos) << candidate;
+  EXPECT_NE(candidate.find("rewrite proposer"), std::string::npos);
+}
+
+TEST(Rewrite, CausalSoftmaxReusesBothRowsAcrossItsInPlaceStore) {
+  // Its segment holds five launches (a matmul template among them), so no one-launch match; the
+  // transformation itself applies to the kernel.
+  const Captured c = parse(fixture("h200_level3_43_MinGPTCausalAttention_graph_0.py"));
+  EXPECT_TRUE(rewrites(c).empty());
+  const inductor::TritonKernel* kernel = nullptr;
+  for (const auto& launch : c.map.launches) {
+    if (launch.name.rfind("triton_red_fused__softmax", 0) == 0) {
+      kernel = c.run.code.kernel(launch.name);
+    }
+  }
+  ASSERT_NE(kernel, nullptr);
+  const auto rewritten = search::one_pass_source(kernel->source);
+  ASSERT_TRUE(rewritten.has_value());
+  EXPECT_EQ(rewritten->reused, 2);
+  // The in-place store to in_out_ptr0 comes after the second walk's load of it: the first walk's
+  // value is still the memory's.
+  EXPECT_NE(rewritten->source.find("    tmp11 = tmp0\n"), std::string::npos) << rewritten->source;
+  EXPECT_NE(rewritten->source.find("    tmp14 = tmp3\n"), std::string::npos) << rewritten->source;
+}
+
+TEST(Rewrite, NotWhereItDoesNotApply) {
+  // Rows longer than kOnePassMaxRow: softmax over 393216, L2 norm over 65535.
+  EXPECT_TRUE(rewrites(parse(fixture("h200_level1_23_Softmax_graph_0.py"))).empty());
+  EXPECT_TRUE(rewrites(parse(fixture("h200_level1_39_L2Norm__graph_0.py"))).empty());
+  // One row loop: nothing is walked twice.
+  EXPECT_TRUE(
+      rewrites(parse(fixture("h200_level1_47_Sum_reduction_over_a_dimension_graph_0.py"))).empty());
+  EXPECT_TRUE(rewrites(parse(fixture("h200_level1_33_BatchNorm_graph_0.py"))).empty());
+
+  const std::string head =
+      "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+      "def k(in_out_ptr0, in_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : "
+      "tl.constexpr):\n"
+      "    xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)[:, None]\n"
+      "    x0 = xindex\n"
+      "    r0_base = tl.arange(0, R0_BLOCK)[None, :]\n"
+      "    _acc = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)\n"
+      "    for r0_offset in range(0, r0_numel, R0_BLOCK):\n"
+      "        r0_index = r0_offset + r0_base\n"
+      "        r0_mask = r0_index < r0_numel\n"
+      "        r0_1 = r0_index\n"
+      "        tmp0 = tl.load(in_out_ptr0 + (r0_1 + 64*x0), r0_mask, other=0.0)\n"
+      "        _acc = _acc + tmp0\n";
+  const std::string second =
+      "    tmp2 = tl.sum(_acc, 1)[:, None]\n"
+      "    for r0_offset in range(0, r0_numel, R0_BLOCK):\n"
+      "        r0_index = r0_offset + r0_base\n"
+      "        r0_mask = r0_index < r0_numel\n"
+      "        r0_1 = r0_index\n"
+      "        tmp3 = tl.load(in_out_ptr0 + (64*x0 + r0_1), r0_mask, other=0.0)\n"
+      "        tl.store(in_out_ptr0 + (r0_1 + 64*x0), tmp3 / tmp2, r0_mask)\n";
+  // As written, the second walk reuses the first's load.
+  const auto plain = search::one_pass_source(head + second);
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_EQ(plain->reused, 1);
+  EXPECT_NE(plain->source.find("    tmp3 = tmp0\n"), std::string::npos) << plain->source;
+  // A store to the same pointer between the walks: the memory changed, nothing is reused.
+  EXPECT_FALSE(
+      search::one_pass_source(
+          head + "        tl.store(in_out_ptr0 + (r0_1 + 64*x0), tmp0 * 2, r0_mask)\n" + second)
+          .has_value());
+  // A store to another pointer does not matter.
+  EXPECT_TRUE(search::one_pass_source(
+                  head + "        tl.store(in_ptr0 + (r0_1 + 64*x0), tmp0 * 2, r0_mask)\n" + second)
+                  .has_value());
+  // The index means something else in the second walk: a different address.
+  std::string shifted = second;
+  shifted.replace(shifted.find("        r0_1 = r0_index\n"), 24, "        r0_1 = r0_index + 1\n");
+  EXPECT_FALSE(search::one_pass_source(head + shifted).has_value());
+  // Another mask, another `other`: not the same load.
+  std::string masked = second;
+  masked.replace(masked.find("r0_mask, other=0.0"), 18, "r0_mask, other=1.0");
+  EXPECT_FALSE(search::one_pass_source(head + masked).has_value());
+  // An atomic, or a loop it does not know: left alone.
+  EXPECT_FALSE(
+      search::one_pass_source(head + "        tl.atomic_add(in_ptr0, 1.0)\n" + second).has_value());
+  EXPECT_FALSE(search::one_pass_source(head + "    for i in range(4):\n        pass\n" + second)
+                   .has_value());
+}
+
+std::string python() {
+  const fs::path venv = fs::path(KERNELOPT_SOURCE_DIR) / ".venv/bin/python";
+  return fs::exists(venv) ? venv.string() : "python3";
+}
+
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+  for (std::size_t at = text.find(from); at != std::string::npos;
+       at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+}
+
+// The instance norm's kernel with its sizes cut to 128 rows of 300 (so the interpreter runs it in
+// seconds): Inductor's kernel looping over R0_BLOCK = 64 and the rewrite in one pass write the
+// same output for the same input.
+TEST(Rewrite, OnePassKernelComputesWhatInductorsDoesUnderTheInterpreter) {
+  std::string text = fixture("h200_level2_17_Conv2d_InstanceNorm_Divide_graph_0.py");
+  replace_all(text, "    xnumel = 16384\n    r0_numel = 15876\n",
+              "    xnumel = 128\n    r0_numel = 300\n");
+  replace_all(text, "buf6, 16384, 15876, stream", "buf6, 128, 300, stream");
+  // Triton 3.6's interpreter has no libdevice.rsqrt (it returns None); tl.rsqrt is the same.
+  replace_all(text, "libdevice.rsqrt(", "tl.rsqrt(");
+  const Captured c = parse(text);
+  const auto found = rewrites(c);
+  ASSERT_EQ(found.size(), 1U);
+  const auto& rewrite = found.front();
+  EXPECT_EQ(rewrite.params.at("fixed").at("R0_BLOCK"), 512);
+  std::optional<search::RecipeMatch> config;
+  for (const auto& segment : c.map.segments) {
+    if (auto m = search::match_config(c.run.code, c.map, segment);
+        m && m->params.at("kernel") == rewrite.params.at("kernel")) {
+      config = m;
+    }
+  }
+  ASSERT_TRUE(config.has_value());
+  const fs::path dir = fs::temp_directory_path() / "kernelopt_rewrite_interpreted";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "looped.py")
+      << search::candidate_source(*config, 0, {{"XBLOCK", 2}, {"R0_BLOCK", 64}, {"num_warps", 1}});
+  std::ofstream(dir / "one_pass.py")
+      << search::candidate_source(rewrite, 0, {{"XBLOCK", 2}, {"num_warps", 1}});
+  nlohmann::json args = nlohmann::json::array();
+  for (const auto& a : rewrite.params.at("args")) {
+    if (a.contains("root")) args.push_back({a.at("from"), a.at("root")});
+  }
+  std::ofstream(dir / "check.py") << R"(
+import importlib.util, json, os, sys
+import torch
+def load(name):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(sys.argv[1], name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+args = json.loads(sys.argv[2])   # [[from, root], ...]: in_ptr0 (conv out), in_ptr1 (bias), out_ptr2
+torch.manual_seed(0)
+sizes = [2032128, 128, 128 * 15876]
+tensors = [torch.randn(n) * 3 + 1 for n in sizes]
+results = []
+for name in ("looped", "one_pass"):
+    inputs, outputs = {}, {}
+    for (side, root), t in zip(args, tensors):
+        (outputs if side == "outputs" else inputs)[root] = t.clone() if side == "inputs" else torch.full_like(t, 7.0)
+    load(name).run(inputs, outputs)
+    results.append(list(outputs.values())[0])
+written = results[0] != 7.0
+assert written.sum() == 128 * 300, int(written.sum())
+assert torch.allclose(results[0], results[1], rtol=1e-5, atol=1e-5), (results[0] - results[1]).abs().max()
+print("ok")
+)";
+  const std::string command = "TRITON_INTERPRET=1 " + python() + " " + (dir / "check.py").string() +
+                              " " + dir.string() + " '" + args.dump() + "' > " +
+                              (dir / "log.txt").string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  const std::string said = read(dir / "log.txt");
+  EXPECT_EQ(status, 0) << said;
+  EXPECT_NE(said.find("ok"), std::string::npos) << said;
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace kernelopt
