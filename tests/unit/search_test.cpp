@@ -1,11 +1,13 @@
 // The search's roles (analyst, memory, planner), the beam and the recipe tuner's neighbours,
 // without a GPU: the beam's evaluation is a stated objective over launch settings, so what it
 // finds and what it spends can be checked exactly.
+#include <chrono>
 #include <cmath>
 #include <map>
 
 #include <gtest/gtest.h>
 
+#include "kernelopt/engine/verify.hpp"
 #include "kernelopt/search/beam.hpp"
 #include "kernelopt/search/recipe_match.hpp"
 #include "kernelopt/search/roles.hpp"
@@ -138,6 +140,45 @@ TEST(Planner, OrdersByBottleneckAndDropsAbandonedStrategies) {
   ASSERT_EQ(p.size(), 1U);
   ASSERT_EQ(dropped.size(), 1U);
   EXPECT_NE(dropped[0].find("recipe:scan: a candidate failed G2 isolated"), std::string::npos);
+}
+
+// The rewrite proposer changes passes as a recipe does: after the recipe for a memory-bound
+// segment, before it for an underutilized one (where launch settings lead).
+TEST(Planner, PlacesTheRewriteBetweenRecipeAndConfig) {
+  const std::map<std::string, std::string> offered = {
+      {"config", "config"}, {"recipe:pool", "recipe"}, {"rewrite", "rewrite"}};
+  const Memory m;
+  Analysis a;
+  a.bottleneck = Bottleneck::kMemoryBound;
+  auto p = plan(a, offered, m);
+  ASSERT_EQ(p.size(), 3U);
+  EXPECT_EQ(p[0].name, "recipe:pool");
+  EXPECT_EQ(p[1].name, "rewrite");
+  EXPECT_NE(p[1].why.find("rewrite of Inductor's kernel"), std::string::npos) << p[1].why;
+  EXPECT_EQ(p[2].name, "config");
+  a.bottleneck = Bottleneck::kUnderutilized;
+  p = plan(a, offered, m);
+  ASSERT_EQ(p.size(), 3U);
+  EXPECT_EQ(p[0].name, "config");
+  EXPECT_EQ(p[1].name, "rewrite");
+  EXPECT_EQ(p[2].name, "recipe:pool");
+}
+
+// bench's --timeout bounds the search: its budget ends a margin before the problem's deadline,
+// and is 0 once that has passed; without a deadline it is --budget.
+TEST(SearchBudget, NeverRunsPastTheProblemsDeadline) {
+  engine::VerifyOptions options;
+  options.beam.budget_s = 180;
+  const auto now = std::chrono::steady_clock::now();
+  EXPECT_DOUBLE_EQ(engine::search_budget(options, now), 180.0);
+  options.deadline = now + std::chrono::seconds(1000);
+  EXPECT_DOUBLE_EQ(engine::search_budget(options, now), 180.0);
+  options.deadline = now + std::chrono::seconds(100);
+  EXPECT_NEAR(engine::search_budget(options, now), 100.0 - engine::kDeadlineMarginSeconds, 1e-6);
+  options.deadline = now + std::chrono::seconds(30);
+  EXPECT_DOUBLE_EQ(engine::search_budget(options, now), 0.0);
+  options.deadline = now - std::chrono::seconds(30);
+  EXPECT_DOUBLE_EQ(engine::search_budget(options, now), 0.0);
 }
 
 // An objective over one knob: ratio peaks at block 4096 (1.5x) and falls off by octaves.

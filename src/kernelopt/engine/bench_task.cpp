@@ -83,8 +83,10 @@ SearchResult search(const BenchProblem& problem,
                     const BenchContext& context,
                     const nlohmann::json& show,
                     worker::Worker& worker,
-                    const Watchdog& watchdog) {
+                    const Watchdog& watchdog,
+                    Clock::time_point deadline) {
   VerifyOptions options;
+  options.deadline = deadline;
   options.skip = worthless_segments(show);
   options.problem = problem.path;
   options.run_dir =
@@ -132,7 +134,7 @@ nlohmann::json measure(const BenchProblem& problem,
         bytes(ask(worker, {{"op", "env"}}, kEnvDeadline, problem.path), "peak_memory_bytes");
     if (context.search) {
       if (show.value("class", "") == analysis::to_string(analysis::ProblemClass::kOptimizable)) {
-        searched = search(problem, context, show, worker, watchdog);
+        searched = search(problem, context, show, worker, watchdog, start + context.timeout);
       } else {
         searched = SearchResult{nullptr, ""};  // nothing to search: the class says why
       }

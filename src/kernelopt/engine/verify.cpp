@@ -279,6 +279,13 @@ std::string search_flags_text(const SearchFlags& flags) {
   return text.empty() ? text : text.substr(1);
 }
 
+double search_budget(const VerifyOptions& options, std::chrono::steady_clock::time_point now) {
+  if (!options.deadline) return options.beam.budget_s;
+  const double left =
+      std::chrono::duration<double>(*options.deadline - now).count() - kDeadlineMarginSeconds;
+  return std::clamp(left, 0.0, options.beam.budget_s);
+}
+
 nlohmann::json run_verify(const VerifyOptions& options,
                           worker::Worker& worker,
                           const Progress& progress) {
@@ -378,6 +385,8 @@ nlohmann::json run_verify(const VerifyOptions& options,
   if (options.propose) {
     // The budget counts the worker's time from here: profiling, ncu and every candidate.
     const auto start = std::chrono::steady_clock::now();
+    search::BeamOptions beam_options = options.beam;
+    beam_options.budget_s = search_budget(options, start);
     if (!matches.empty()) say("profiling the segments");
     auto profiles = matches.empty() ? std::map<int, search::SegmentProfile>{}
                                     : profile_segments(worker, captured, options);
@@ -491,7 +500,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
                       analysis.why,
                       names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
       const search::BeamResult beam =
-          search::beam_search(id, strategies, hooks, options.beam, memory);
+          search::beam_search(id, strategies, hooks, beam_options, memory);
       nlohmann::json row = {{"segment", id},
                             {"bottleneck", search::to_string(analysis.bottleneck)},
                             {"analysis", analysis.why},

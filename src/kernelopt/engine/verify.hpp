@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,7 +45,17 @@ struct VerifyOptions {
   // Off (--no-dispatch-aware, an ablation): vendor-library matrix products become segments of
   // their own that the gemm recipe may replace.
   bool dispatch_aware = true;
+  // bench: when the problem's --timeout ends. The search's budget never runs past it (the worker
+  // the watchdog kills there would otherwise be restarted by the gates, and the search go on).
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
+
+// Seconds the search leaves before a deadline: for checking the chosen candidates together.
+inline constexpr double kDeadlineMarginSeconds = 60;
+
+// The search's budget from `now`: --budget, cut so that it ends kDeadlineMarginSeconds before the
+// deadline when there is one (0 when that has passed).
+double search_budget(const VerifyOptions& options, std::chrono::steady_clock::time_point now);
 
 // The search's switches as the command line gives them (optimize, and bench --search); the
 // ablations of the paper's section 6.4 switch parts off.
