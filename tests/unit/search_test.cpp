@@ -164,6 +164,25 @@ TEST(Planner, PlacesTheRewriteBetweenRecipeAndConfig) {
   EXPECT_EQ(p[2].name, "recipe:pool");
 }
 
+// Chosen only when measurably faster: >= 1.01x and a confidence interval above 1.0.
+TEST(Choice, OnlyMeasurablyFasterCandidatesAreChosen) {
+  Attempt a;
+  EXPECT_FALSE(measurably_faster(a));  // never timed
+  a.ratio = 1.001;
+  a.ratio_low = 1.0005;
+  EXPECT_FALSE(measurably_faster(a));  // L2/17's 1.001x: noise
+  a.ratio = 1.02;
+  a.ratio_low = 0.99;
+  EXPECT_FALSE(measurably_faster(a));  // the interval reaches below 1.0
+  a.ratio_low.reset();
+  EXPECT_FALSE(measurably_faster(a));  // no interval
+  a.ratio_low = 1.012;
+  EXPECT_TRUE(measurably_faster(a));
+  a.ratio = 1.741;
+  a.ratio_low = 1.737;
+  EXPECT_TRUE(measurably_faster(a));
+}
+
 // bench's --timeout bounds the search: its budget ends a margin before the problem's deadline,
 // and is 0 once that has passed; without a deadline it is --budget.
 TEST(SearchBudget, NeverRunsPastTheProblemsDeadline) {

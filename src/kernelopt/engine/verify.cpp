@@ -241,6 +241,9 @@ search::Attempt attempt_of(const gate::CascadeResult& result) {
       if (o.gate.rfind("G4", 0) == 0 && o.numbers.contains("ratio") &&
           o.numbers.at("ratio").is_number()) {
         a.ratio = o.numbers.at("ratio").get<double>();
+        if (o.numbers.contains("ratio_low") && o.numbers.at("ratio_low").is_number()) {
+          a.ratio_low = o.numbers.at("ratio_low").get<double>();
+        }
       }
     }
   } else if (a.failed_gate.empty()) {
@@ -479,12 +482,15 @@ nlohmann::json run_verify(const VerifyOptions& options,
         by_settings[key(p)] = c;
         search::Attempt a = attempt_of(r);
         timed_correct = timed_correct || (a.correct && a.ratio);
-        if (a.accepted && a.ratio.value_or(0.0) < 1.0) {
+        if (a.accepted && !search::measurably_faster(a)) {
           // G4 lets a candidate within 3% of the baseline pass (noise); the search keeps only
-          // what is faster, so a replacement is never chosen for being as slow.
+          // what is measurably faster, so a replacement is never chosen for being as slow.
           a.accepted = false;
           a.failed_gate = "search";
-          a.reason = fmt::format("passed G4 at {:.3f}x, not faster than the baseline", *a.ratio);
+          a.reason = fmt::format(
+              "passed G4 at {:.3f}x [{:.3f}, ...], not measurably faster than the baseline "
+              "(needs >= {:.2f}x and an interval above 1.0)",
+              a.ratio.value_or(0.0), a.ratio_low.value_or(0.0), search::kMinSpeedup);
         }
         return a;
       };

@@ -130,6 +130,11 @@ nlohmann::json Memory::summary() const {
   return out;
 }
 
+bool measurably_faster(const Attempt& attempt) {
+  return attempt.ratio && *attempt.ratio >= kMinSpeedup && attempt.ratio_low &&
+         *attempt.ratio_low > 1.0;
+}
+
 std::vector<Strategy> plan(const Analysis& analysis,
                            const std::map<std::string, std::string>& offered,
                            const Memory& memory,

@@ -62,12 +62,19 @@ struct Attempt {
   std::string strategy;     // "recipe:scan", ...
   nlohmann::json settings;  // the launch settings it was written with
   int round = 0;
-  bool correct = false;         // passed the static and correctness gates
-  std::optional<double> ratio;  // G4's median ratio, when it got there
+  bool correct = false;             // passed the static and correctness gates
+  std::optional<double> ratio;      // G4's median ratio, when it got there
+  std::optional<double> ratio_low;  // the low end of its 95% confidence interval
   bool accepted = false;
   std::string failed_gate;  // "", or the first gate that stopped it
   std::string reason;       // that gate's reason
 };
+
+// A candidate is chosen only when it is measurably faster: a median of at least kMinSpeedup and
+// a confidence interval wholly above 1.0. G4 passes candidates down to 0.97x (noise); a
+// replacement at 1.001x is noise too, and a separate run can find it at 0.998x.
+inline constexpr double kMinSpeedup = 1.01;
+bool measurably_faster(const Attempt& attempt);
 
 // The summarizer: what was tried per segment and strategy, what it gave and why it failed, so
 // the planner does not try a failed direction blindly again. Disabled (the --no-memory ablation),
