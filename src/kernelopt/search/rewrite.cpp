@@ -11,13 +11,14 @@
 // substituted by their definitions, sums and products flattened with their operands sorted and
 // literals folded. A name assigned from anything this does not parse is an opaque value with a
 // version per assignment, so a name reassigned between two loads never makes them equal. A store
-// to a pointer forgets every load from it; an atomic anywhere, or a loop the rewrite does not
-// know, and the kernel is left alone.
+// forgets every earlier load (two pointer arguments may be one buffer); an atomic anywhere, or a
+// loop the rewrite does not know, and the kernel is left alone.
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <memory>
-#include <set>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -299,30 +300,6 @@ std::vector<std::string> assigned_names(const std::string& statement, std::strin
   return {};
 }
 
-// The pointer names (in_ptrN, out_ptrN, in_out_ptrN) an expression mentions.
-std::set<std::string> pointers_in(const std::string& text) {
-  std::set<std::string> out;
-  for (std::size_t i = 0; i < text.size();) {
-    if (std::isalpha(static_cast<unsigned char>(text[i])) != 0 || text[i] == '_') {
-      const std::size_t start = i;
-      while (i < text.size() &&
-             (std::isalnum(static_cast<unsigned char>(text[i])) != 0 || text[i] == '_')) {
-        ++i;
-      }
-      const std::string name = text.substr(start, i - start);
-      if (name.find("ptr") != std::string::npos) out.insert(name);
-    } else {
-      ++i;
-    }
-  }
-  return out;
-}
-
-struct Load {
-  std::string name;  // the variable that holds it
-  std::set<std::string> pointers;
-};
-
 // A logical line: its physical lines joined (an open bracket continues a statement).
 struct Statement {
   std::size_t first = 0;  // index of its first physical line
@@ -394,23 +371,18 @@ std::optional<OnePass> one_pass_source(const std::string& source) {
     statements.push_back(std::move(s));
   }
   Names names;
-  std::map<std::string, Load> loads;  // canonical key -> the load that holds it
+  std::map<std::string, std::string> loads;  // canonical key -> the variable that holds it
   const auto reassigned = [&](const std::string& name) {
     names.defined.erase(name);
     ++names.assignments[name];
     for (auto it = loads.begin(); it != loads.end();) {
-      it = it->second.name == name ? loads.erase(it) : std::next(it);
+      it = it->second == name ? loads.erase(it) : std::next(it);
     }
   };
   for (const Statement& s : statements) {
-    if (s.text.rfind("tl.store(", 0) == 0) {
-      const auto args = split_args(s.text.substr(9, s.text.size() - 10));
-      const auto stored = pointers_in(args.empty() ? s.text : args.front());
-      for (auto it = loads.begin(); it != loads.end();) {
-        const bool aliased = std::any_of(it->second.pointers.begin(), it->second.pointers.end(),
-                                         [&](const auto& p) { return stored.count(p) != 0; });
-        it = aliased ? loads.erase(it) : std::next(it);
-      }
+    if (s.text.find("store(") != std::string::npos) {
+      // Any store forgets every earlier load: two pointer arguments may be one buffer.
+      loads.clear();
       continue;
     }
     std::string rhs;
@@ -462,8 +434,8 @@ std::optional<OnePass> one_pass_source(const std::string& source) {
       if (simple && canonical_address && canonical_mask) {
         const std::string key =
             fmt::format("{} | {} | {}", print(*canonical_address), print(*canonical_mask), other);
-        if (const auto it = loads.find(key); it != loads.end() && it->second.name != name) {
-          const std::string earlier = it->second.name;
+        if (const auto it = loads.find(key); it != loads.end() && it->second != name) {
+          const std::string earlier = it->second;
           reassigned(name);
           lines[s.first] = fmt::format("{}{} = {}", std::string(s.indent, ' '), name, earlier);
           for (std::size_t k = 1; k < s.count; ++k) {
@@ -473,7 +445,7 @@ std::optional<OnePass> one_pass_source(const std::string& source) {
           continue;
         }
         reassigned(name);
-        loads[key] = Load{name, pointers_in(address)};
+        loads[key] = name;
         continue;
       }
       reassigned(name);
