@@ -278,6 +278,37 @@ TEST(Beam, StopsWhenTheBudgetIsSpentOrNothingIsNew) {
   EXPECT_EQ(peak.evaluations, 3);
 }
 
+// A flat objective (every setting about 1.001x: Inductor's own kernel relaunched) stops after two
+// rounds without a gain instead of spending all five; a climb that keeps gaining is not cut.
+TEST(Beam, APlateauEndsTheSearch) {
+  BeamOptions options;
+  options.budget_s = 10000;
+  Memory memory;
+  BeamHooks hooks;
+  int evaluations = 0;
+  hooks.initial = [](const std::string&) { return std::vector<nlohmann::json>{{{"block", 1024}}}; };
+  hooks.neighbours = [](const Proposal& p) {
+    const long block = p.settings.at("block").get<long>();
+    return std::vector<nlohmann::json>{{{"block", block * 2}}, {{"block", block / 2}}};
+  };
+  hooks.evaluate = [&](const Proposal& p) {
+    ++evaluations;
+    Attempt a;
+    a.correct = true;  // 1.001x, and 0.01% better per doubling of the block: noise-sized gains
+    a.ratio = 1.001 + 1e-4 * std::log2(static_cast<double>(p.settings.at("block").get<long>()));
+    a.accepted = true;
+    return a;
+  };
+  hooks.spent = [&] { return 1.0 * evaluations; };
+  const BeamResult flat = beam_search(0, {{"config", ""}}, hooks, options, memory);
+  EXPECT_EQ(flat.rounds_run, 3);
+  EXPECT_NE(flat.stopped.find("plateau: 2 round(s)"), std::string::npos) << flat.stopped;
+  options.patience = 0;  // off: every round runs
+  Memory fresh;
+  const BeamResult all = beam_search(0, {{"config", ""}}, hooks, options, fresh);
+  EXPECT_EQ(all.rounds_run, 5) << all.stopped;
+}
+
 TEST(Beam, WithoutMemoryTriedSettingsAreEvaluatedAgain) {
   BeamOptions options;
   options.budget_s = 10000;
@@ -285,7 +316,9 @@ TEST(Beam, WithoutMemoryTriedSettingsAreEvaluatedAgain) {
   const Searched with = search(options, true, {{"recipe:scan", ""}}, {{"recipe:scan", 4096}});
   const Searched without = search(options, false, {{"recipe:scan", ""}}, {{"recipe:scan", 4096}});
   EXPECT_EQ(with.evaluations, 3);
-  EXPECT_EQ(without.evaluations, 1 + 2 * 4);  // the same two neighbours in each later round
+  // The same two neighbours in each later round, until two rounds without a gain end it.
+  EXPECT_EQ(without.evaluations, 1 + 2 * 2);
+  EXPECT_NE(without.result.stopped.find("plateau"), std::string::npos) << without.result.stopped;
   EXPECT_EQ(without.result.best->proposal.settings.at("block"), 4096);
 }
 

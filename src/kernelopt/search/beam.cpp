@@ -12,6 +12,15 @@ double ratio_of(const Scored& s) {
   return s.attempt.ratio.value_or(0.0);
 }
 
+// The highest ratio of a correct candidate so far (0 when none was timed).
+double best_correct(const std::vector<Scored>& scored) {
+  double best = 0.0;
+  for (const Scored& s : scored) {
+    if (s.attempt.correct) best = std::max(best, ratio_of(s));
+  }
+  return best;
+}
+
 // The beam: the `width` best correct candidates by ratio; with diversity, a beam of one strategy
 // gives its last place to the best correct candidate of another strategy, if any.
 std::vector<Scored> select(const std::vector<Scored>& scored, const BeamOptions& options) {
@@ -87,7 +96,9 @@ BeamResult beam_search(int segment,
   }
   run_round(first);
   result.rounds_run = 1;
+  int flat_rounds = 0;  // rounds in a row without a gain of min_gain
   for (int round = 2; round <= options.rounds && !out_of_budget; ++round) {
+    const double before = best_correct(result.scored);
     std::vector<Proposal> next;
     for (const Scored& parent : select(result.scored, options)) {
       for (const auto& settings : hooks.neighbours(parent.proposal)) {
@@ -104,6 +115,15 @@ BeamResult beam_search(int segment,
       break;
     }
     result.rounds_run = round;
+    const double after = best_correct(result.scored);
+    flat_rounds = after >= before + options.min_gain ? 0 : flat_rounds + 1;
+    if (options.patience > 0 && flat_rounds >= options.patience && round < options.rounds &&
+        !out_of_budget) {
+      result.stopped = fmt::format(
+          "plateau: {} round(s) in a row raised the best by less than {:.1f}% (best {:.3f}x)",
+          flat_rounds, 100.0 * options.min_gain, after);
+      break;
+    }
   }
   if (out_of_budget) {
     result.stopped =

@@ -37,6 +37,10 @@ struct BeamOptions {
   int rounds = 5;         // --rounds
   double budget_s = 180;  // seconds of the worker's (GPU) time, counted by hooks.spent
   bool diversity = true;  // --no-beam: off
+  // A plateau ends the search: after `patience` rounds in a row that raised the best correct
+  // candidate's ratio by less than `min_gain`, later rounds would tune noise.
+  int patience = 2;
+  double min_gain = 0.005;
 };
 
 struct BeamResult {
