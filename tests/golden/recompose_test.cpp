@@ -42,13 +42,14 @@ struct Patched {
   std::vector<recompose::SegmentInterface> faces;
 };
 
-Patched patch(const std::string& fixture, bool dispatch_aware = true) {
+Patched patch(const std::string& fixture, bool dispatch_aware = true, bool split = false) {
   Patched p;
   p.source = read_file(fixtures_dir() / "output_code" / fixture);
   analysis::GraphRun run;
   run.code = inductor::parse_output_code(p.source);
   analysis::AnalysisOptions options;
   options.dispatch_aware = dispatch_aware;
+  options.split_launches = split;
   const auto map = analysis::build_dispatch_map({run}, options);
   std::vector<recompose::Replacement> replacements;
   for (const auto& segment : map.segments) {
@@ -106,16 +107,23 @@ TEST(RecomposeGolden, ProbesAndSubstitutionMatchTheirGoldens) {
 }
 
 TEST(Recompose, EveryRealCaptureGetsAnInterfaceForEverySegment) {
-  // Each segment of each output code captured on the H200 can be probed and replaced.
+  // Each segment of each output code captured on the H200 can be probed and replaced; with
+  // --split-segments, each Triton launch too.
   int segments = 0;
+  int launches = 0;
   for (const auto& entry : fs::directory_iterator(fixtures_dir() / "output_code" / "real")) {
     if (entry.path().extension() != ".py") continue;
     SCOPED_TRACE(entry.path().filename().string());
     const Patched p = patch("real/" + entry.path().filename().string());
     segments += static_cast<int>(p.faces.size());
     EXPECT_TRUE(parses_as_python(p.recomposed));
+    const Patched split = patch("real/" + entry.path().filename().string(), true, true);
+    launches += static_cast<int>(split.faces.size());
+    EXPECT_TRUE(parses_as_python(split.recomposed));
+    EXPECT_TRUE(parses_as_python(split.probed));
   }
   EXPECT_GT(segments, 20);
+  EXPECT_GT(launches, segments);
 }
 
 TEST(Recompose, AllocationInsideASegmentIsNotAnInput) {

@@ -251,6 +251,9 @@ TEST_F(BenchTest, ARunDirectoryKeepsItsSearchMode) {
   EXPECT_EQ(dispatch.code, 2) << dispatch.output;
   EXPECT_NE(dispatch.output.find("for --search --no-dispatch-aware"), std::string::npos)
       << dispatch.output;
+  const Result split = kernelopt(base + " --search --split-segments");
+  EXPECT_EQ(split.code, 2) << split.output;
+  EXPECT_NE(split.output.find("for --search --split-segments"), std::string::npos) << split.output;
   const Result alone = kernelopt(base + " --no-perf-gate --no-memory");
   EXPECT_EQ(alone.code, 2) << alone.output;
   EXPECT_NE(alone.output.find("--no-perf-gate --no-memory set(s) the search: add --search"),

@@ -2,6 +2,7 @@
 // the launch instrumentation.
 #include "kernelopt/analysis/dispatch.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -125,10 +126,43 @@ TEST(DispatchMap, NotDispatchAwareMakesExternProductsReplaceable) {
   EXPECT_EQ(only.segments[1].inputs, std::vector<std::string>({"arg2_1", "buf0", "arg3_1"}));
 }
 
-analysis::DispatchMap real_map(const std::string& name) {
+analysis::DispatchMap real_map(const std::string& name,
+                               const analysis::AnalysisOptions& options = {}) {
   analysis::GraphRun run;
   run.code = inductor::parse_output_code(fixture("real/" + name));
-  return analysis::build_dispatch_map({run}, {});
+  return analysis::build_dispatch_map({run}, options);
+}
+
+// --split-segments: every Triton launch is a segment of its own. On the real L2/85 capture
+// (GroupNorm's statistics and normalization after a convolution, then a max pool) the multi-launch
+// segments break into their launches, in order; a buffer one launch writes and the next reads is
+// the first's output and the second's input.
+TEST(DispatchMap, SplitSegmentsGiveEachTritonLaunchItsOwn) {
+  const auto whole = real_map("h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py");
+  analysis::AnalysisOptions options;
+  options.split_launches = true;
+  const auto split =
+      real_map("h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py", options);
+  std::vector<int> launches;
+  for (const auto& s : whole.segments) {
+    launches.insert(launches.end(), s.launches.begin(), s.launches.end());
+  }
+  ASSERT_GT(launches.size(), whole.segments.size());  // some segment has several launches
+  ASSERT_EQ(split.segments.size(), launches.size());
+  for (std::size_t i = 0; i < split.segments.size(); ++i) {
+    EXPECT_EQ(split.segments[i].launches, std::vector<int>({launches[i]}));
+    EXPECT_EQ(split.segments[i].id, static_cast<int>(i));
+  }
+  bool chained = false;
+  for (std::size_t i = 0; i + 1 < split.segments.size(); ++i) {
+    for (const auto& out : split.segments[i].outputs) {
+      const auto& next = split.segments[i + 1].inputs;
+      chained = chained || std::find(next.begin(), next.end(), out) != next.end();
+    }
+  }
+  EXPECT_TRUE(chained);
+  EXPECT_EQ(analysis::to_json(split).at("split_launches"), true);
+  EXPECT_FALSE(analysis::to_json(whole).contains("split_launches"));
 }
 
 std::optional<std::int64_t> reread(const std::string& name) {

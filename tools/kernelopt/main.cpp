@@ -32,6 +32,10 @@ void add_search_flags(CLI::App* cmd,
                 pre + "ablation: G4 measures but rejects nothing");
   cmd->add_flag("--no-dispatch-aware", flags.no_dispatch_aware,
                 pre + "ablation: vendor matrix products (extern mm/addmm/bmm) become replaceable");
+  cmd->add_flag("--split-segments", flags.split_segments,
+                pre +
+                    "every Triton launch a segment of its own: config and rewrite reach "
+                    "kernels among others (recipes spanning launches then match nothing)");
 }
 
 }  // namespace

@@ -120,6 +120,7 @@ DispatchMap build_dispatch_map(const std::vector<GraphRun>& graphs,
                                const AnalysisOptions& options) {
   DispatchMap map;
   map.dispatch_aware = options.dispatch_aware;
+  map.split_launches = options.split_launches;
   for (std::size_t g = 0; g < graphs.size(); ++g) {
     const GraphRun& graph = graphs[g];
     std::size_t launch_index = 0;
@@ -140,7 +141,7 @@ DispatchMap build_dispatch_map(const std::vector<GraphRun>& graphs,
     launch.share = map.total_ms > 0 ? launch.time_ms / map.total_ms : 0;
   }
   map.triton_share = map.total_ms > 0 ? map.triton_ms / map.total_ms : 0;
-  map.segments = find_segments(graphs, map, options.bandwidth_gbps);
+  map.segments = find_segments(graphs, map, options.bandwidth_gbps, options.split_launches);
   // The class counts what kernelopt may replace: the Triton launches, and with dispatch_aware off
   // the replaceable extern calls too.
   if (map.replaceable_ms <= 0 && std::none_of(map.launches.begin(), map.launches.end(),

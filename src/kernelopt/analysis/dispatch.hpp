@@ -81,11 +81,12 @@ enum class ProblemClass { kNoTriton, kVendorDominated, kOptimizable };
 struct DispatchMap {
   std::vector<Launch> launches;
   std::vector<Segment> segments;
-  double total_ms = 0;         // sum of launch times
-  double triton_ms = 0;        // sum over Triton launches
-  double triton_share = 0;     // triton_ms / total_ms
-  double replaceable_ms = 0;   // sum over replaceable launches (triton_ms when dispatch-aware)
-  bool dispatch_aware = true;  // AnalysisOptions::dispatch_aware
+  double total_ms = 0;          // sum of launch times
+  double triton_ms = 0;         // sum over Triton launches
+  double triton_share = 0;      // triton_ms / total_ms
+  double replaceable_ms = 0;    // sum over replaceable launches (triton_ms when dispatch-aware)
+  bool dispatch_aware = true;   // AnalysisOptions::dispatch_aware
+  bool split_launches = false;  // AnalysisOptions::split_launches
   ProblemClass problem_class = ProblemClass::kNoTriton;
 };
 
@@ -97,6 +98,10 @@ struct AnalysisOptions {
   // baddbmm writing into a preallocated out=) become replaceable segments of their own, and the
   // class counts them as replaceable time. Convolutions and ATen fallbacks stay as they are.
   bool dispatch_aware = true;
+  // On (--split-segments): every Triton launch is a segment of its own, so the config and rewrite
+  // proposers (one-launch segments) reach kernels that sit among others; recipes that span
+  // several launches then match nothing.
+  bool split_launches = false;
 };
 
 // Whether an extern call is one the --no-dispatch-aware ablation may replace.

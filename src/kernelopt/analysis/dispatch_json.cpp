@@ -78,6 +78,7 @@ nlohmann::json to_json(const DispatchMap& map) {
                         {"triton_ms", map.triton_ms},
                         {"triton_share", map.triton_share},
                         {"class", to_string(map.problem_class)}};
+  if (map.split_launches) doc["split_launches"] = true;  // --split-segments: a launch each
   if (!map.dispatch_aware) {
     doc["dispatch_aware"] = false;  // --no-dispatch-aware: the class counts replaceable externs
     doc["replaceable_ms"] = map.replaceable_ms;

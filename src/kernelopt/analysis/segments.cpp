@@ -58,7 +58,8 @@ void fill_buffers(const GraphRun& graph, const DispatchMap& map, Segment& segmen
 
 std::vector<Segment> find_segments(const std::vector<GraphRun>& graphs,
                                    const DispatchMap& map,
-                                   double bandwidth_gbps) {
+                                   double bandwidth_gbps,
+                                   bool split) {
   std::vector<Segment> segments;
   Segment current;
   auto close = [&]() {
@@ -104,6 +105,7 @@ std::vector<Segment> find_segments(const std::vector<GraphRun>& graphs,
     current.graph = launch.graph;
     current.launches.push_back(static_cast<int>(i));
     current.time_ms += launch.time_ms;
+    if (split) close();
   }
   close();
   return segments;

@@ -11,10 +11,11 @@
 namespace kernelopt::analysis {
 
 // Groups the map's consecutive Triton launches of each graph into segments, with their inputs,
-// outputs, time, bytes and floor.
+// outputs, time, bytes and floor; with `split`, each Triton launch is a segment of its own.
 std::vector<Segment> find_segments(const std::vector<GraphRun>& graphs,
                                    const DispatchMap& map,
-                                   double bandwidth_gbps);
+                                   double bandwidth_gbps,
+                                   bool split = false);
 
 // Bytes of one buffer of a graph (graph inputs from the worker's tensor info, allocations from
 // the text); nullopt when unknown.

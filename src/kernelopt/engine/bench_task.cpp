@@ -129,6 +129,7 @@ nlohmann::json measure(const BenchProblem& problem,
     options.timeout = context.timeout;
     options.bandwidth_gbps = context.bandwidth_gbps;
     options.dispatch_aware = !context.flags.no_dispatch_aware;
+    options.split_launches = context.flags.split_segments;
     nlohmann::json show = run_show(options, worker, {});
     cost.peak_memory_bytes =
         bytes(ask(worker, {{"op", "env"}}, kEnvDeadline, problem.path), "peak_memory_bytes");

@@ -197,6 +197,7 @@ nlohmann::json run_show(const ShowOptions& options,
   analysis::AnalysisOptions analysis_options;
   analysis_options.bandwidth_gbps = bandwidth;
   analysis_options.dispatch_aware = options.dispatch_aware;
+  analysis_options.split_launches = options.split_launches;
   const analysis::DispatchMap map = analysis::build_dispatch_map(graphs, analysis_options);
   return assemble_show(options, env, loaded, captured, times, graphs, map, bandwidth,
                        level_of(options.problem), utc_now());

@@ -25,6 +25,7 @@ struct ShowOptions {
   double bandwidth_gbps = 0;           // 0: from doctor's cache, else measured now
   bool references = false;             // also run the float64 reference and report errors
   bool dispatch_aware = true;          // off: extern matrix products count as replaceable
+  bool split_launches = false;         // on: every Triton launch is a segment of its own
 };
 
 // Progress lines ("capturing ...") for the terminal; may be empty.

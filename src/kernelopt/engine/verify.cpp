@@ -35,14 +35,15 @@ struct Graphs {
   analysis::DispatchMap map;
 };
 
-Graphs parse_graphs(const nlohmann::json& captured, bool dispatch_aware) {
+Graphs parse_graphs(const nlohmann::json& captured, const VerifyOptions& options) {
   Graphs g;
   for (const auto& graph : captured.at("graphs")) {
     g.texts.push_back(read_file(graph.at("path").get<std::string>()));
     g.runs.push_back(parse_graph(graph, g.texts.back()));
   }
   analysis::AnalysisOptions analysis_options;
-  analysis_options.dispatch_aware = dispatch_aware;
+  analysis_options.dispatch_aware = options.dispatch_aware;
+  analysis_options.split_launches = options.split_launches;
   g.map = analysis::build_dispatch_map(g.runs, analysis_options);
   return g;
 }
@@ -212,6 +213,7 @@ std::map<int, search::SegmentProfile> profile_segments(worker::Worker& worker,
   analysis::AnalysisOptions analysis_options;
   analysis_options.bandwidth_gbps = copy_bandwidth_gbps(worker);
   analysis_options.dispatch_aware = options.dispatch_aware;
+  analysis_options.split_launches = options.split_launches;
   const nlohmann::json map =
       analysis::to_json(analysis::build_dispatch_map(runs, analysis_options));
   for (const auto& seg : map.at("segments")) {
@@ -264,6 +266,7 @@ void apply_search_flags(const SearchFlags& flags, VerifyOptions& options) {
   options.counters = !flags.no_profile;
   if (flags.no_perf_gate) options.thresholds.min_ratio = 0.0;
   options.dispatch_aware = !flags.no_dispatch_aware;
+  options.split_launches = flags.split_segments;
 }
 
 std::string search_flags_text(const SearchFlags& flags) {
@@ -279,6 +282,7 @@ std::string search_flags_text(const SearchFlags& flags) {
   if (flags.no_profile) text += " --no-profile";
   if (flags.no_memory) text += " --no-memory";
   if (flags.no_dispatch_aware) text += " --no-dispatch-aware";
+  if (flags.split_segments) text += " --split-segments";
   return text.empty() ? text : text.substr(1);
 }
 
@@ -332,7 +336,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
                     {"seeds", options.thresholds.seeds},
                     {"references", true}},
                    options.timeout, options.problem);
-    Graphs fresh = parse_graphs(captured, options.dispatch_aware);
+    Graphs fresh = parse_graphs(captured, options);
     if (prepared >= 0 && fresh.texts != graphs.texts) {
       throw Error("kernelopt.capture",
                   fmt::format("{}: recompiling after a worker restart gave different output code",

@@ -45,6 +45,8 @@ struct VerifyOptions {
   // Off (--no-dispatch-aware, an ablation): vendor-library matrix products become segments of
   // their own that the gemm recipe may replace.
   bool dispatch_aware = true;
+  // On (--split-segments): every Triton launch is a segment of its own.
+  bool split_launches = false;
   // bench: when the problem's --timeout ends. The search's budget never runs past it (the worker
   // the watchdog kills there would otherwise be restarted by the gates, and the search go on).
   std::optional<std::chrono::steady_clock::time_point> deadline;
@@ -68,6 +70,7 @@ struct SearchFlags {
   bool no_memory = false;          // ablation: the summarizer remembers nothing
   bool no_perf_gate = false;       // ablation: G4 measures every candidate but rejects none
   bool no_dispatch_aware = false;  // ablation: extern matrix products become replaceable too
+  bool split_segments = false;     // every Triton launch a segment (config/rewrite reach all)
 };
 
 // Sets the search's part of `options` (beam, memory, counters, G4's threshold) from `flags`.
