@@ -157,6 +157,11 @@ TEST(Rewrite, NotWhereItDoesNotApply) {
   std::string masked = second;
   masked.replace(masked.find("r0_mask, other=0.0"), 18, "r0_mask, other=1.0");
   EXPECT_FALSE(search::one_pass_source(head + masked).has_value());
+  // A load converted in the same statement is not a plain load: not reused.
+  std::string converted = second;
+  converted.replace(converted.find("r0_mask, other=0.0)\n"), 20,
+                    "r0_mask, other=0.0).to(tl.float16)\n");
+  EXPECT_FALSE(search::one_pass_source(head + converted).has_value());
   // An atomic, or a loop it does not know: left alone.
   EXPECT_FALSE(
       search::one_pass_source(head + "        tl.atomic_add(in_ptr0, 1.0)\n" + second).has_value());

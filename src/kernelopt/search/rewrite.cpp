@@ -263,6 +263,16 @@ std::vector<std::string> split_args(const std::string& text) {
   return out;
 }
 
+// Whether the bracket opened at text[open] closes at the text's last character (a call alone,
+// not `tl.load(...).to(...)`).
+bool closes_at_end(const std::string& text, std::size_t open) {
+  Brackets brackets;
+  for (std::size_t i = open; i < text.size(); ++i) {
+    if (brackets.code(text[i]) && brackets.depth == 0) return i + 1 == text.size();
+  }
+  return false;
+}
+
 // The bracket depth change of a physical line (strings and a comment skipped).
 int depth_change(const std::string& line) {
   Brackets brackets;
@@ -403,7 +413,7 @@ std::optional<OnePass> one_pass_source(const std::string& source) {
       continue;
     }
     const bool top = s.indent == 4;
-    if (targets.size() == 1 && top && rhs.rfind("tl.load(", 0) == 0 && rhs.back() == ')') {
+    if (targets.size() == 1 && top && rhs.rfind("tl.load(", 0) == 0 && closes_at_end(rhs, 7)) {
       const auto args = split_args(rhs.substr(8, rhs.size() - 9));
       std::string address;
       std::string mask = "None";
