@@ -35,16 +35,21 @@ struct Graphs {
   analysis::DispatchMap map;
 };
 
+// The analysis the run's segments come from: dispatch-aware or not, split into launches or not.
+analysis::AnalysisOptions analysis_options_of(const VerifyOptions& options) {
+  analysis::AnalysisOptions out;
+  out.dispatch_aware = options.dispatch_aware;
+  out.split_launches = options.split_launches;
+  return out;
+}
+
 Graphs parse_graphs(const nlohmann::json& captured, const VerifyOptions& options) {
   Graphs g;
   for (const auto& graph : captured.at("graphs")) {
     g.texts.push_back(read_file(graph.at("path").get<std::string>()));
     g.runs.push_back(parse_graph(graph, g.texts.back()));
   }
-  analysis::AnalysisOptions analysis_options;
-  analysis_options.dispatch_aware = options.dispatch_aware;
-  analysis_options.split_launches = options.split_launches;
-  g.map = analysis::build_dispatch_map(g.runs, analysis_options);
+  g.map = analysis::build_dispatch_map(g.runs, analysis_options_of(options));
   return g;
 }
 
@@ -210,10 +215,8 @@ std::map<int, search::SegmentProfile> profile_segments(worker::Worker& worker,
   for (const auto& graph : captured.at("graphs")) {
     runs.push_back(time_graph(worker, graph, timing, options.problem));
   }
-  analysis::AnalysisOptions analysis_options;
+  analysis::AnalysisOptions analysis_options = analysis_options_of(options);
   analysis_options.bandwidth_gbps = copy_bandwidth_gbps(worker);
-  analysis_options.dispatch_aware = options.dispatch_aware;
-  analysis_options.split_launches = options.split_launches;
   const nlohmann::json map =
       analysis::to_json(analysis::build_dispatch_map(runs, analysis_options));
   for (const auto& seg : map.at("segments")) {

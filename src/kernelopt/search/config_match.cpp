@@ -41,6 +41,8 @@ std::string without_heuristics(const std::string& source) {
   return head + source.substr(jit);
 }
 
+}  // namespace
+
 std::int64_t next_power_of_two(std::int64_t n) {
   std::int64_t p = 1;
   while (p < n) {
@@ -48,8 +50,6 @@ std::int64_t next_power_of_two(std::int64_t n) {
   }
   return p;
 }
-
-}  // namespace
 
 std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
                                         const analysis::DispatchMap& map,

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kernelopt/inductor/detail/pytext.hpp"
 #include "kernelopt/inductor/graph_fragment.hpp"
 
 namespace kernelopt::search {
@@ -173,11 +174,7 @@ std::optional<RecipeMatch> match_l1(const inductor::GraphFragment& fragment,
 }  // namespace
 
 bool identifier(const std::string& text) {
-  return !text.empty() &&
-         (std::isalpha(static_cast<unsigned char>(text[0])) != 0 || text[0] == '_') &&
-         std::all_of(text.begin(), text.end(), [](char c) {
-           return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-         });
+  return inductor::detail::is_identifier(text);
 }
 
 // The root buffer a name holds just before step `step`, through reuses (`bufN = bufM; del bufM`,

@@ -87,6 +87,9 @@ std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
                                         const analysis::DispatchMap& map,
                                         const analysis::Segment& segment);
 
+// The smallest power of two >= n (1 for n <= 1): a whole row's R0_BLOCK.
+std::int64_t next_power_of_two(std::int64_t n);
+
 // Whether settings keep every block that must divide its size (a dimension whose mask Inductor
 // dropped) dividing it.
 bool config_fits(const RecipeMatch& match, const nlohmann::json& settings);

@@ -18,10 +18,12 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "kernelopt/inductor/detail/pytext.hpp"
 #include "kernelopt/search/recipe_match.hpp"
 
 namespace kernelopt::search {
@@ -213,11 +215,12 @@ class Parser {
 
 // ---- statements ----
 
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  const auto e = s.find_last_not_of(" \t");
-  return s.substr(b, e - b + 1);
+using inductor::detail::bracket_balance;
+using inductor::detail::find_closing;
+using inductor::detail::split_top_level;
+
+std::string trim(std::string_view text) {
+  return std::string(inductor::detail::trim(text));
 }
 
 std::size_t indent_of(const std::string& line) {
@@ -225,89 +228,18 @@ std::size_t indent_of(const std::string& line) {
   return b == std::string::npos ? line.size() : b;
 }
 
-// Python text read one character at a time: the bracket depth, outside string literals.
-struct Brackets {
-  int depth = 0;
-  char quote = 0;
-
-  // Whether c is code (not inside or delimiting a string); updates the depth.
-  bool code(char c) {
-    if (quote != 0) {
-      if (c == quote) quote = 0;
-      return false;
-    }
-    if (c == '\'' || c == '"') {
-      quote = c;
-      return false;
-    }
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    if (c == ')' || c == ']' || c == '}') --depth;
-    return true;
-  }
-};
-
-// Splits at top-level commas (outside brackets and strings).
-std::vector<std::string> split_args(const std::string& text) {
-  std::vector<std::string> out;
-  Brackets brackets;
-  std::string current;
-  for (const char c : text) {
-    if (brackets.code(c) && c == ',' && brackets.depth == 0) {
-      out.push_back(trim(current));
-      current.clear();
-      continue;
-    }
-    current += c;
-  }
-  if (!trim(current).empty()) out.push_back(trim(current));
-  return out;
-}
-
-// Whether the bracket opened at text[open] closes at the text's last character (a call alone,
-// not `tl.load(...).to(...)`).
-bool closes_at_end(const std::string& text, std::size_t open) {
-  Brackets brackets;
-  for (std::size_t i = open; i < text.size(); ++i) {
-    if (brackets.code(text[i]) && brackets.depth == 0) return i + 1 == text.size();
-  }
-  return false;
-}
-
-// The bracket depth change of a physical line (strings and a comment skipped).
-int depth_change(const std::string& line) {
-  Brackets brackets;
-  for (const char c : line) {
-    if (brackets.code(c) && c == '#') break;
-  }
-  return brackets.depth;
-}
-
-// The names an assignment's left side binds ("a", or "a, b, c"), or none when it is not one.
+// The names a plain assignment's left side binds ("a", or "a, b, c"), with its right side in
+// `rhs`; none when the statement is not one (a comparison, an augmented assignment, a call).
 std::vector<std::string> assigned_names(const std::string& statement, std::string* rhs) {
-  int depth = 0;
-  for (std::size_t i = 0; i < statement.size(); ++i) {
-    const char c = statement[i];
-    if (c == '(' || c == '[') ++depth;
-    if (c == ')' || c == ']') --depth;
-    if (c != '=' || depth != 0) continue;
-    const char before = i > 0 ? statement[i - 1] : ' ';
-    const char after = i + 1 < statement.size() ? statement[i + 1] : ' ';
-    if (after == '=' || before == '=' || before == '!' || before == '<' || before == '>' ||
-        before == '+' || before == '-' || before == '*' || before == '/' || before == '%') {
-      if (after != '=' && before != '=' && before != '!' && before != '<' && before != '>') {
-        return {};  // augmented assignment (x += ...): handled as a plain reassignment below
-      }
-      continue;
-    }
-    std::vector<std::string> names;
-    for (const auto& part : split_args(statement.substr(0, i))) {
-      if (!identifier(part)) return {};
-      names.push_back(part);
-    }
-    if (rhs != nullptr) *rhs = trim(statement.substr(i + 1));
-    return names;
+  auto [left, right] = inductor::detail::split_keyword(statement);
+  if (left.empty()) return {};
+  std::vector<std::string> names = split_top_level(left);
+  if (!std::all_of(names.begin(), names.end(),
+                   [](const std::string& n) { return inductor::detail::is_identifier(n); })) {
+    return {};
   }
-  return {};
+  *rhs = std::move(right);
+  return names;
 }
 
 // A logical line: its physical lines joined (an open bracket continues a statement).
@@ -323,15 +255,8 @@ struct Statement {
 
 std::optional<OnePass> one_pass_source(const std::string& source) {
   std::vector<std::string> lines;
-  {
-    std::size_t start = 0;
-    while (start <= source.size()) {
-      const std::size_t end = source.find('\n', start);
-      lines.push_back(
-          source.substr(start, end == std::string::npos ? std::string::npos : end - start));
-      if (end == std::string::npos) break;
-      start = end + 1;
-    }
+  for (const std::string_view line : inductor::detail::split_lines(source)) {
+    lines.emplace_back(line);
   }
   // 1. Flatten every top-level `for r0_offset in ...:` of the kernel body: the loop line becomes
   // `r0_offset = 0`, its body moves out one level.
@@ -371,12 +296,12 @@ std::optional<OnePass> one_pass_source(const std::string& source) {
     s.indent = indent_of(lines[i]);
     s.in_loop = in_loop[i];
     s.text = trim(lines[i]);
-    int depth = depth_change(lines[i]);
+    int depth = bracket_balance(lines[i]);
     while (depth > 0 && i + 1 < lines.size()) {
       ++i;
       ++s.count;
       s.text += " " + trim(lines[i]);
-      depth += depth_change(lines[i]);
+      depth += bracket_balance(lines[i]);
     }
     statements.push_back(std::move(s));
   }
@@ -400,21 +325,17 @@ std::optional<OnePass> one_pass_source(const std::string& source) {
     if (targets.empty()) {
       // Not a plain assignment (augmented, a call statement, control flow): names it may bind
       // become unknown.
-      if (s.text.find('=') != std::string::npos) {
-        const auto eq = s.text.find('=');
-        for (const auto& part : split_args(s.text.substr(0, eq))) {
-          std::string name;
-          for (const char c : part) {
-            if (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_') name += c;
-          }
-          if (!name.empty()) reassigned(name);
+      if (const auto eq = s.text.find('='); eq != std::string::npos) {
+        for (const auto& name : inductor::detail::identifiers(s.text.substr(0, eq))) {
+          reassigned(name);
         }
       }
       continue;
     }
     const bool top = s.indent == 4;
-    if (targets.size() == 1 && top && rhs.rfind("tl.load(", 0) == 0 && closes_at_end(rhs, 7)) {
-      const auto args = split_args(rhs.substr(8, rhs.size() - 9));
+    if (targets.size() == 1 && top && rhs.rfind("tl.load(", 0) == 0 &&
+        find_closing(rhs, 7) + 1 == rhs.size()) {  // a load alone, not tl.load(...).to(...)
+      const auto args = split_top_level(rhs.substr(8, rhs.size() - 9));
       std::string address;
       std::string mask = "None";
       std::string other = "None";
@@ -476,6 +397,7 @@ std::optional<OnePass> one_pass_source(const std::string& source) {
     if (i != 0) out.source += "\n";
     out.source += lines[i];
   }
+  if (!source.empty() && source.back() == '\n') out.source += "\n";
   return out;
 }
 
@@ -488,10 +410,7 @@ std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
   if (!numels.contains("r0_numel")) return std::nullopt;
   const auto r0 = numels.at("r0_numel").get<std::int64_t>();
   if (r0 > kOnePassMaxRow) return std::nullopt;
-  std::int64_t block = 1;
-  while (block < r0) {
-    block *= 2;
-  }
+  const std::int64_t block = next_power_of_two(r0);
   // A row mask Inductor dropped (every R0_BLOCK divides r0_numel) must stay droppable.
   if (config->params.at("divides").contains("R0_BLOCK") && r0 % block != 0) return std::nullopt;
   const auto rewritten = one_pass_source(config->params.at("source").get<std::string>());

@@ -1,5 +1,6 @@
 // Helpers for reading the Python text Inductor writes: lines, brackets, top-level argument lists
-// and literals. Internal to the inductor parsers; tolerant by design (never throws).
+// and literals. Used by the inductor parsers and by search's matchers and source rewrites;
+// tolerant by design (never throws).
 #pragma once
 
 #include <cstddef>
