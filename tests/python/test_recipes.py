@@ -49,9 +49,9 @@ def test_reduce_dim_matches_pytorch_for_every_op_and_dtype():
     assert run_interpreted(REDUCE_DIM, timeout=600).strip() == "ok"
 
 
-ROW_TWO_PASS = """
+# The row ops in float64, for both row_two_pass tests.
+ROW_REFERENCE = """
 import torch
-from kernelopt.recipes.row_two_pass import OPS, row_two_pass
 
 def reference(x, op):
     x = x.double()
@@ -62,6 +62,11 @@ def reference(x, op):
     if op == "l1_mean_normalize":
         return x / torch.mean(torch.abs(x), dim=1, keepdim=True)
     return torch.softmax(x, 1) if op == "softmax" else torch.log_softmax(x, 1)
+"""
+
+ROW_TWO_PASS = ROW_REFERENCE + """
+from kernelopt.recipes.row_two_pass import OPS, row_two_pass
+
 
 torch.manual_seed(0)
 # Odd row lengths (every 16-byte phase of a row start), rows shorter than a block and than the
@@ -108,6 +113,55 @@ print("ok")
 
 def test_row_two_pass_matches_pytorch_for_every_op_and_dtype():
     assert run_interpreted(ROW_TWO_PASS, timeout=900).strip() == "ok"
+
+
+ROW_SPLIT = ROW_REFERENCE + """
+from kernelopt.recipes import row_two_pass as rtp
+
+
+torch.manual_seed(0)
+# Rows split among programs (the interpreter runs them as two launches: partial statistics, then
+# the output): splits that divide the row and that do not, a padded stride, a chunk that is all
+# -inf (its partial max is -inf and its sum 0), an automatic split.
+for dtype in (torch.float32, torch.float16):
+    for rows, cols, stride in [(5, 100, 100), (3, 37, 40), (4, 64, 64)]:
+        x = torch.randn(rows, stride).to(dtype)[:, :cols]
+        x[1, 2] = float("-inf")
+        x[2, :20] = float("-inf")
+        out = torch.full((rows, stride), float("nan"), dtype=dtype)[:, :cols]
+        for op in rtp.OPS:
+            xin = x.clone()
+            if op.endswith("normalize"):
+                xin[1, 2] = 0.5
+                xin[2, :20] = 1.0
+            for split in (0, 2, 3, 7):
+                for reverse in (False, True):
+                    out.fill_(float("nan"))
+                    rtp.last_split = None
+                    rtp.row_two_pass(xin, out, op, block=8, num_warps=1, reverse=reverse, split=split)
+                    # split 0 on these short rows: one program per row (the two-pass path).
+                    path = rtp.last_split[2] if rtp.last_split else None
+                    assert path == (None if split == 0 else "two launches"), (split, rtp.last_split)
+                    want = reference(xin.float(), op)
+                    tol = 1e-5 if dtype == torch.float32 else 2e-2
+                    assert torch.allclose(out.double(), want, rtol=tol, atol=tol, equal_nan=True), \\
+                        (dtype, rows, cols, op, split, (out.double() - want).abs().nan_to_num(9).max())
+# The automatic split keeps the rows in flight within half of L2.
+assert rtp.auto_split(393216, 4, 132, 60 << 20) == 7
+assert rtp.auto_split(20000, 4, 132, 60 << 20) == 1
+assert rtp.auto_split(10**9, 4, 132, 60 << 20) == 132   # at most one program per chunk, per SM
+try:
+    rtp.row_two_pass(torch.zeros(2, 8), torch.zeros(2, 8), "softmax", split=-1)
+except ValueError as e:
+    assert "split" in str(e)
+else:
+    raise AssertionError("accepted split=-1")
+print("ok")
+"""
+
+
+def test_row_two_pass_split_rows_match_pytorch():
+    assert run_interpreted(ROW_SPLIT, timeout=600).strip() == "ok"
 
 
 CROSS_ENTROPY = """

@@ -70,13 +70,30 @@ TEST(RecipeMatch, RowTwoPassOnOnlineSoftmax) {
   const auto m = first_row_match(c);
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->recipe, "row_two_pass");
-  EXPECT_EQ(m->params, (nlohmann::json{{"op", "softmax"}}));
+  EXPECT_EQ(m->params, (nlohmann::json{{"op", "softmax"}, {"row_bytes", 393216 * 4}}));
   EXPECT_NE(m->why.find("f32[4096, 393216]"), std::string::npos) << m->why;
   // match_recipe tries reduce_dim first, which refuses softmax, then row_two_pass.
   const auto any = search::match_recipe(c.run.code, c.map, c.map.segments.at(0));
   ASSERT_TRUE(any.has_value());
   EXPECT_EQ(any->recipe, "row_two_pass");
-  EXPECT_EQ(search::recipe_settings(*any).size(), 3U);
+  // Rows of 1.5 MB: a fourth setting splits each row among programs (split 0: the recipe sizes
+  // it), and its neighbours do not double an automatic split.
+  const auto settings = search::recipe_settings(*any);
+  ASSERT_EQ(settings.size(), 4U);
+  EXPECT_EQ(settings.back().at("split"), 0);
+  for (const auto& next : search::recipe_neighbours(*any, settings.back())) {
+    EXPECT_EQ(next.at("split"), 0) << next;
+  }
+  nlohmann::json fixed = settings.back();
+  fixed["split"] = 8;
+  bool halves = false;
+  for (const auto& next : search::recipe_neighbours(*any, fixed)) {
+    halves = halves || next.at("split") == 4;
+  }
+  EXPECT_TRUE(halves);
+  EXPECT_NE(search::candidate_source(*any, 0, settings.back())
+                .find("\"softmax\", 2048, 8, 1, 1, split=0)"),
+            std::string::npos);
 }
 
 TEST(RecipeMatch, RowTwoPassOnL2NormalizationAsPowers) {
@@ -84,7 +101,7 @@ TEST(RecipeMatch, RowTwoPassOnL2NormalizationAsPowers) {
   // optimize run on the H200 found no match: the matcher knew only linalg_vector_norm).
   const auto m = first_row_match(real("h200_level1_39_L2Norm__graph_0.py"));
   ASSERT_TRUE(m.has_value());
-  EXPECT_EQ(m->params, (nlohmann::json{{"op", "l2_normalize"}}));
+  EXPECT_EQ(m->params, (nlohmann::json{{"op", "l2_normalize"}, {"row_bytes", 65535 * 4}}));
   EXPECT_NE(m->why.find("f32[32768, 65535]"), std::string::npos) << m->why;
   // Frobenius normalization divides by the norm of the whole tensor: not a row operation.
   EXPECT_FALSE(first_row_match(real("h200_level1_37_FrobeniusNorm__graph_0.py")).has_value());
@@ -391,7 +408,11 @@ TEST(RecipeMatch, RowTwoPassOnL1Normalization) {
   const auto m = search::match_recipe(c.run.code, c.map, c.map.segments.at(0));
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->recipe, "row_two_pass");
-  EXPECT_EQ(m->params, (nlohmann::json{{"op", "l1_normalize"}}));
+  EXPECT_EQ(m->params, (nlohmann::json{{"op", "l1_normalize"}, {"row_bytes", 20000 * 4}}));
+  // Rows of 80 kB: 132 in flight fit in L2, no split setting.
+  for (const auto& settings : search::recipe_settings(*m)) {
+    EXPECT_FALSE(settings.contains("split")) << settings;
+  }
   std::ifstream in(fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures/output_code/real" / file);
   std::ostringstream buffer;
   buffer << in.rdbuf();

@@ -10,6 +10,14 @@ Inductor's looped reduction, which reads the row twice from HBM when many rows a
 - `reverse`: pass 2 walks the row backward, so it starts on the chunks pass 1 loaded last, the
   ones most likely still in L2.
 
+- `split`: a row too long for every row in flight to fit in L2 (a 1.5 MB softmax row times 132
+  programs is 200 MB; the H200's L2 is 50-60 MB) is shared by `split` programs, each walking a
+  chunk of it twice. The chunks' partial statistics are combined through a small buffer after a
+  barrier among the row's programs (an atomic counter per row). The barrier needs every program of
+  the grid resident at once: the grid is at most what the compiled kernel's registers and shared
+  memory let the GPU hold, else (and under the interpreter, which runs programs one by one) the
+  same code runs as two launches, partial statistics then the output.
+
 Rows whose length or stride is not a multiple of 4 elements defeat 16-byte vector loads. With
 `aligned`, each row is split into a scalar head (up to the first 16-byte boundary), full unmasked
 chunks of BLOCK elements (vectorized), and a masked tail; this needs the input and output rows to
@@ -20,9 +28,14 @@ Accumulates in float32, writes the output's dtype. l2_normalize divides by the n
 by the sum of absolute values, l1_mean_normalize by their mean.
 """
 
+import os
+
 import torch
 import triton
 import triton.language as tl
+
+# How the last split launch ran: (split, grid, "barrier" or "two launches"), for tests and benches.
+last_split = None
 
 OPS = ("l2_normalize", "l1_normalize", "l1_mean_normalize", "softmax", "log_softmax")
 
@@ -86,6 +99,35 @@ def _apply(v, s_a, s_b, OP: tl.constexpr):
 
 
 @triton.jit
+def _stats_walk(x, limit, lanes, init, OP: tl.constexpr, BLOCK: tl.constexpr):
+    """Pass 1 over x[0:limit) in chunks of BLOCK (masked): the walk's statistics."""
+    acc_a = tl.full([BLOCK], init, tl.float32)
+    acc_b = tl.zeros([BLOCK], tl.float32)
+    for c in tl.range(0, tl.cdiv(limit, BLOCK)):
+        cols = c * BLOCK + lanes
+        ok = cols < limit
+        v = tl.load(x + cols, mask=ok, other=0.0, eviction_policy="evict_last").to(tl.float32)
+        acc_a, acc_b = _stats_chunk(v, ok, acc_a, acc_b, OP)
+    return _finish_stats(acc_a, acc_b, OP)
+
+
+@triton.jit
+def _apply_walk(x, o, limit, lanes, s_a, s_b, OP: tl.constexpr, BLOCK: tl.constexpr,
+                REVERSE: tl.constexpr):
+    """Pass 2 over x[0:limit) in chunks of BLOCK (masked), backward when REVERSE: o = op(x)."""
+    n_chunks = tl.cdiv(limit, BLOCK)
+    for c in tl.range(0, n_chunks):
+        if REVERSE:
+            k = n_chunks - 1 - c
+        else:
+            k = c
+        cols = k * BLOCK + lanes
+        ok = cols < limit
+        v = tl.load(x + cols, mask=ok, other=0.0, eviction_policy="evict_first").to(tl.float32)
+        tl.store(o + cols, _apply(v, s_a, s_b, OP).to(o.dtype.element_ty), mask=ok)
+
+
+@triton.jit
 def _row_two_pass(x_ptr, out_ptr, n_rows, n_cols, x_row, out_row, OP: tl.constexpr,
                   BLOCK: tl.constexpr, REVERSE: tl.constexpr, ALIGNED: tl.constexpr):
     pid = tl.program_id(0)
@@ -142,24 +184,63 @@ def _row_two_pass(x_ptr, out_ptr, n_rows, n_cols, x_row, out_row, OP: tl.constex
                 v = tl.load(x_ptr + body + k * BLOCK + lanes, eviction_policy="evict_first").to(tl.float32)
                 tl.store(out_ptr + obody + k * BLOCK + lanes, _apply(v, s_a, s_b, OP).to(out_ptr.dtype.element_ty))
         else:
-            n_chunks = tl.cdiv(n_cols, BLOCK)
-            for c in tl.range(0, n_chunks):
-                cols = c * BLOCK + lanes
-                ok = cols < n_cols
-                v = tl.load(x_ptr + x_base + cols, mask=ok, other=0.0, eviction_policy="evict_last").to(tl.float32)
-                acc_a, acc_b = _stats_chunk(v, ok, acc_a, acc_b, OP)
-            s_a, s_b = _finish_stats(acc_a, acc_b, OP)
+            s_a, s_b = _stats_walk(x_ptr + x_base, n_cols, lanes, init, OP, BLOCK)
             if _sums(OP):
                 s_a = _divisor(s_a, n_cols, OP)
-            for c in tl.range(0, n_chunks):
-                if REVERSE:
-                    k = n_chunks - 1 - c
-                else:
-                    k = c
-                cols = k * BLOCK + lanes
-                ok = cols < n_cols
-                v = tl.load(x_ptr + x_base + cols, mask=ok, other=0.0, eviction_policy="evict_first").to(tl.float32)
-                tl.store(out_ptr + o_base + cols, _apply(v, s_a, s_b, OP).to(out_ptr.dtype.element_ty), mask=ok)
+            _apply_walk(x_ptr + x_base, out_ptr + o_base, n_cols, lanes, s_a, s_b, OP, BLOCK, REVERSE)
+
+@triton.jit
+def _combine(part_a, part_b, OP: tl.constexpr):
+    """The row's statistics from its chunks' partial ones (vectors of the split's size)."""
+    if _sums(OP):
+        return tl.sum(part_a, 0), 0.0
+    row_max = tl.max(part_a, 0)
+    scale = tl.where(part_a == float("-inf"), 0.0, tl.exp(part_a - row_max))
+    return row_max, tl.sum(part_b * scale, 0)
+
+
+@triton.jit
+def _row_split(x_ptr, out_ptr, part_ptr, count_ptr, n_rows, n_cols, x_row, out_row, chunk,
+               OP: tl.constexpr, BLOCK: tl.constexpr, SPLIT: tl.constexpr, SPLIT_P2: tl.constexpr,
+               REVERSE: tl.constexpr, PHASE: tl.constexpr):
+    """SPLIT programs per row, program pid taking chunk pid % SPLIT of rows pid // SPLIT,
+    + grid / SPLIT, ... PHASE 0: both passes with a barrier among a row's programs; 1: the
+    partial statistics only; 2: the output from them."""
+    pid = tl.program_id(0)
+    part = pid % SPLIT
+    n_slots = tl.num_programs(0) // SPLIT
+    slot = pid // SPLIT
+    lanes = tl.arange(0, BLOCK)
+    parts = tl.arange(0, SPLIT_P2)
+    init = 0.0 if _sums(OP) else float("-inf")
+    lo = part * chunk
+    hi = tl.maximum(tl.minimum(lo + chunk, n_cols), lo)
+    for i in tl.range(0, tl.cdiv(n_rows - slot, n_slots)):
+        row = slot.to(tl.int64) + i * n_slots
+        x_base = x_ptr + row * x_row + lo
+        o_base = out_ptr + row * out_row + lo
+        stats = part_ptr + row * (2 * SPLIT)
+        if PHASE != 2:
+            s_a, s_b = _stats_walk(x_base, hi - lo, lanes, init, OP, BLOCK)
+            tl.store(stats + part, s_a)
+            tl.store(stats + SPLIT + part, s_b)
+        if PHASE == 0:
+            # Every thread's stores before thread 0's release; spin until the row's SPLIT
+            # programs have arrived (acquire: their stores are visible).
+            tl.debug_barrier()
+            tl.atomic_add(count_ptr + row, 1, sem="release", scope="gpu")
+            seen = tl.atomic_add(count_ptr + row, 0, sem="acquire", scope="gpu")
+            while seen < SPLIT:
+                seen = tl.atomic_add(count_ptr + row, 0, sem="acquire", scope="gpu")
+            tl.debug_barrier()
+        if PHASE != 1:
+            # .cg: read the partials from L2, not from a stale L1 line.
+            p_a = tl.load(stats + parts, mask=parts < SPLIT, other=init, cache_modifier=".cg")
+            p_b = tl.load(stats + SPLIT + parts, mask=parts < SPLIT, other=0.0, cache_modifier=".cg")
+            s_a, s_b = _combine(p_a, p_b, OP)
+            if _sums(OP):
+                s_a = _divisor(s_a, n_cols, OP)
+            _apply_walk(x_base, o_base, hi - lo, lanes, s_a, s_b, OP, BLOCK, REVERSE)
 
 
 def _sm_count(device):
@@ -180,16 +261,92 @@ def matches(x, out):
     return None
 
 
-def row_two_pass(x, out, op, block=2048, num_warps=8, programs_per_sm=1, reverse=True, aligned=True):
+def _interpreted(device):
+    return device.type != "cuda" or os.environ.get("TRITON_INTERPRET") == "1"
+
+
+def _resident_per_sm(compiled, num_warps, device):
+    """How many programs of a compiled kernel one SM holds at once (registers, shared memory,
+    threads), or 0 when the compiled kernel does not say."""
+    if hasattr(compiled, "result"):  # a future, when Triton compiles in the background
+        compiled = compiled.result()
+    if getattr(compiled, "module", None) is None and hasattr(compiled, "_init_handles"):
+        compiled._init_handles()  # loads the binary: its register count is known then
+    n_regs = getattr(compiled, "n_regs", None)
+    shared = getattr(getattr(compiled, "metadata", None), "shared", None)
+    if not n_regs or shared is None:
+        return 0
+    props = triton.runtime.driver.active.utils.get_device_properties(device.index or 0)
+    # Registers are allocated per warp in units of 256.
+    warp_regs = -(-n_regs * 32 // 256) * 256
+    by_regs = 65536 // (warp_regs * num_warps)
+    by_smem = props["max_shared_mem"] // shared if shared > 0 else 32
+    by_threads = 2048 // (32 * num_warps)
+    return max(0, min(by_regs, by_smem, by_threads, 32))
+
+
+def auto_split(n_cols, element_size, programs, l2_bytes):
+    """Programs per row such that the rows in flight (programs / split of them, a chunk each)
+    take at most half of L2."""
+    row = n_cols * element_size
+    split = -(-programs * row // max(l2_bytes // 2, 1))
+    return max(1, min(split, programs, -(-n_cols // 256)))
+
+
+def _row_split_launch(x, out, op, block, num_warps, programs_per_sm, reverse, split):
+    n_rows, n_cols = x.shape
+    device = x.device
+    if split == 0:
+        l2 = torch.cuda.get_device_properties(device).L2_cache_size if device.type == "cuda" else 1 << 20
+        split = auto_split(n_cols, x.element_size(), max(programs_per_sm, 1) * _sm_count(device), l2)
+    chunk = triton.cdiv(triton.cdiv(n_cols, split), block) * block
+    split = triton.cdiv(n_cols, chunk)  # no empty chunks
+    if split == 1:
+        return None
+    split_p2 = triton.next_power_of_2(split)
+    partials = torch.empty(n_rows * 2 * split, dtype=torch.float32, device=device)
+    args = (x, out, partials)
+    consts = dict(OP=op, BLOCK=block, SPLIT=split, SPLIT_P2=split_p2, REVERSE=bool(reverse),
+                  num_warps=num_warps)
+    scalars = (n_rows, n_cols, x.stride(0), out.stride(0), chunk)
+    grid = 0
+    if not _interpreted(device):
+        counts = torch.zeros(n_rows, dtype=torch.int32, device=device)
+        try:
+            compiled = _row_split.warmup(*args, counts, *scalars, PHASE=0, grid=(1,), **consts)
+            resident = min(max(programs_per_sm, 1), _resident_per_sm(compiled, num_warps, device))
+        except Exception:  # noqa: BLE001 - no occupancy known: two launches, which cannot hang
+            resident = 0
+        grid = min(n_rows * split, resident * _sm_count(device)) // split * split
+    global last_split
+    if grid >= split:
+        _row_split[(grid,)](*args, counts, *scalars, PHASE=0, **consts)
+        last_split = (split, grid, "barrier")
+    else:
+        # Two launches: no program waits for another.
+        _row_split[(n_rows * split,)](*args, partials, *scalars, PHASE=1, **consts)
+        _row_split[(n_rows * split,)](*args, partials, *scalars, PHASE=2, **consts)
+        last_split = (split, n_rows * split, "two launches")
+    return out
+
+
+def row_two_pass(x, out, op, block=2048, num_warps=8, programs_per_sm=1, reverse=True, aligned=True,
+                 split=1):
     """out = op(x) over the last dimension of a 2-D x (rows contiguous). programs_per_sm = 0 gives
-    one program per row (no persistent loop)."""
+    one program per row (no persistent loop). split: programs per row (0: as many as keep the
+    rows in flight within half of L2; 1: a row per program)."""
     if op not in OPS:
         raise ValueError(f"unknown op {op!r}; one of {OPS}")
+    if not isinstance(split, int) or split < 0:
+        raise ValueError(f"row_two_pass: split must be a non-negative int, got {split!r}")
     why = matches(x, out)
     if why:
         raise ValueError(why)
     n_rows, n_cols = x.shape
     if n_rows == 0 or n_cols == 0:
+        return out
+    if split != 1 and _row_split_launch(x, out, op, block, num_warps, programs_per_sm, reverse,
+                                        split) is not None:
         return out
     # The split into head/body/tail needs both rows in the same 16-byte phase, in 4-byte elements.
     aligned = bool(aligned and x.element_size() == 4 and out.element_size() == 4

@@ -90,6 +90,15 @@ bool float_dtype(const std::string& dtype) {
   return dtype == "f32" || dtype == "f16" || dtype == "bf16";
 }
 
+// row_two_pass's parameters: the op, and the bytes of a row when its length is a literal.
+nlohmann::json row_params(const char* op, const inductor::FragmentNode& input) {
+  nlohmann::json params = {{"op", op}};
+  const auto cols = input.shape.empty() ? std::nullopt : integer(input.shape.back());
+  const long element = input.dtype == "f32" ? 4 : 2;  // float_dtype: f32, f16, bf16
+  if (cols) params["row_bytes"] = *cols * element;
+  return params;
+}
+
 // The placeholder a node's first argument names, or nullptr.
 const inductor::FragmentNode* first_input(const inductor::GraphFragment& fragment,
                                           const inductor::FragmentNode& node) {
@@ -129,8 +138,7 @@ std::optional<RecipeMatch> match_l2_by_powers(const inductor::GraphFragment& fra
   if (rank < 1 || input->stride.size() != input->shape.size()) return std::nullopt;
   if (!is_last_dim(total->args[1], rank) || !contiguous_after(*input, -1)) return std::nullopt;
   return RecipeMatch{
-      "row_two_pass",
-      {{"op", "l2_normalize"}},
+      "row_two_pass", row_params("l2_normalize", *input),
       fmt::format("l2_normalize over the last dim of {}[{}] (pow, sum, pow 0.5, div)", input->dtype,
                   fmt::join(input->shape, ", "))};
 }
@@ -165,8 +173,7 @@ std::optional<RecipeMatch> match_l1(const inductor::GraphFragment& fragment,
   if (rank < 1 || input->stride.size() != input->shape.size()) return std::nullopt;
   if (!is_last_dim(total->args[1], rank) || !contiguous_after(*input, -1)) return std::nullopt;
   const char* op = by_sum ? "l1_normalize" : "l1_mean_normalize";
-  return RecipeMatch{"row_two_pass",
-                     {{"op", op}},
+  return RecipeMatch{"row_two_pass", row_params(op, *input),
                      fmt::format("{} over the last dim of {}[{}] (abs, {}, div)", op, input->dtype,
                                  fmt::join(input->shape, ", "), by_sum ? "sum" : "mean")};
 }
@@ -287,8 +294,7 @@ std::optional<RecipeMatch> match_row_two_pass(const inductor::OutputCode& code,
                                      "keepdim: True") != reduction->kwargs.end();
       if ((ord != "2" && ord != "2.0") || !keepdim) return std::nullopt;
     }
-    return RecipeMatch{"row_two_pass",
-                       {{"op", form.op}},
+    return RecipeMatch{"row_two_pass", row_params(form.op, *input),
                        fmt::format("{} over the last dim of {}[{}] ({})", form.op, input->dtype,
                                    fmt::join(input->shape, ", "), reduction->target)};
   }
@@ -882,9 +888,18 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
   // row_two_pass: the winners of 54 settings on the H200 for L2 normalization (4096 x 16 warps,
   // one program per row, backward second pass) and softmax (1024 x 16 warps, forward), and the
   // best persistent setting (results/gates/variants/call7_*).
-  return {{{"block", 4096}, {"num_warps", 16}, {"programs_per_sm", 0}, {"reverse", 1}},
-          {{"block", 1024}, {"num_warps", 16}, {"programs_per_sm", 0}, {"reverse", 0}},
-          {{"block", 4096}, {"num_warps", 8}, {"programs_per_sm", 2}, {"reverse", 1}}};
+  std::vector<nlohmann::json> settings = {
+      {{"block", 4096}, {"num_warps", 16}, {"programs_per_sm", 0}, {"reverse", 1}},
+      {{"block", 1024}, {"num_warps", 16}, {"programs_per_sm", 0}, {"reverse", 0}},
+      {{"block", 4096}, {"num_warps", 8}, {"programs_per_sm", 2}, {"reverse", 1}}};
+  // Rows so long that a row per program overflows L2 (or of unknown length): rows split among
+  // programs, as many as keep the rows in flight within half of L2 ("split": 0, the recipe
+  // computes it from the GPU's L2 and SM count).
+  if (match.params.value("row_bytes", kSplitRowBytes) >= kSplitRowBytes) {
+    settings.push_back(
+        {{"block", 2048}, {"num_warps", 8}, {"programs_per_sm", 1}, {"reverse", 1}, {"split", 0}});
+  }
+  return settings;
 }
 
 std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
@@ -930,7 +945,8 @@ std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
           std::max<long>(1, max_elements / match.params.at("fixed").value("R0_BLOCK", 1L));
     }
   } else if (match.recipe == "row_two_pass") {
-    knobs = {{"block", 256, 16384}, {"num_warps", 1, 32}, {"programs_per_sm", 1, 4}};
+    knobs = {
+        {"block", 256, 16384}, {"num_warps", 1, 32}, {"programs_per_sm", 1, 4}, {"split", 2, 256}};
     elements = {"block"};
   }
   std::vector<nlohmann::json> out;
@@ -1101,12 +1117,15 @@ std::string candidate_source(const RecipeMatch& match,
                "    n = x.shape[-1]\n"
                "    row_two_pass(x.view(-1, n), out.view(-1, n), \"{op}\", {block}, {warps}, "
                "{pps}, "
-               "{reverse})\n",
+               "{reverse}{split})\n",
                fmt::arg("op", match.params.at("op").get<std::string>()),
                fmt::arg("block", settings.value("block", 2048)),
                fmt::arg("warps", settings.value("num_warps", 8)),
                fmt::arg("pps", settings.value("programs_per_sm", 1)),
-               fmt::arg("reverse", settings.value("reverse", 1)));
+               fmt::arg("reverse", settings.value("reverse", 1)),
+               fmt::arg("split", settings.contains("split")
+                                     ? fmt::format(", split={}", settings.at("split").get<long>())
+                                     : std::string()));
   }
   return prelude(match, segment, "reduce_dim") +
          fmt::format(

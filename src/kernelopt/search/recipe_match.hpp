@@ -14,14 +14,19 @@
 
 namespace kernelopt::search {
 
+// row_two_pass rows of at least this many bytes also get a setting that splits a row among
+// programs (132 such rows in flight are 17 MB, a third of the H200's L2).
+inline constexpr long kSplitRowBytes = 128L * 1024;
+
 struct RecipeMatch {
   std::string recipe;     // "reduce_dim", "row_two_pass", "cross_entropy", "scan", "pool", "gemm";
                           // the proposers "config" and "rewrite" use the same form
   nlohmann::json params;  // reduce_dim: {"op": "argmax", "dim": 1}; row_two_pass: {"op":
-                          // "softmax"}; cross_entropy: {"reduction": "mean", "ignore_index": -100};
-                          // scan: {"x": "arg0_1", "mask": null or "arg1_1", "reverse": false,
-                          // "op": "sum", "minus": false}; pool: {"op": "max" or "avg", ...}
-  std::string why;        // one line: the node that matched
+                          // "softmax", "row_bytes": 1572864 when the row length is known};
+                          // cross_entropy: {"reduction": "mean", "ignore_index": -100}; scan: {"x":
+                          // "arg0_1", "mask": null or "arg1_1", "reverse": false, "op": "sum",
+                          // "minus": false}; pool: {"op": "max" or "avg", ...}
+  std::string why;  // one line: the node that matched
 };
 
 // reduce_dim: a segment of one launch computing one sum / mean / prod / max / min / amax / amin /
