@@ -19,6 +19,9 @@ from kernelopt.recipes import row_two_pass as rtp
 parser = argparse.ArgumentParser()
 parser.add_argument("out")
 parser.add_argument("--samples", type=int, default=5)
+parser.add_argument("--time-only", action="store_true", help="skip the correctness cases")
+parser.add_argument("--settings", help="JSON list of row_two_pass settings to time instead of the sweep")
+parser.add_argument("--shapes", help="JSON list of [op, rows, cols] to time instead of the three")
 cli = parser.parse_args()
 out = open(cli.out, "w")
 torch.manual_seed(0)
@@ -43,7 +46,7 @@ def reference(x, op):
 
 
 # Correctness: odd row lengths, a padded row stride, several splits (auto included).
-for dtype in (torch.float32, torch.bfloat16, torch.float16):
+for dtype in () if cli.time_only else (torch.float32, torch.bfloat16, torch.float16):
     for rows, cols, stride, splits in ((37, 100003, 100003, (0, 3, 16)), (300, 20011, 20480, (5,))):
         x = torch.randn(rows, stride, device="cuda").to(dtype)[:, :cols]
         x[1, :5000] = float("-inf")
@@ -82,7 +85,11 @@ SETTINGS = [dict(block=b, num_warps=w, programs_per_sm=p, reverse=1, split=s)
             for s in (0, 8, 16) for b, w in ((2048, 8), (4096, 8)) for p in (1, 2)]
 SETTINGS += [dict(block=4096, num_warps=16, programs_per_sm=0, reverse=1, split=1),
              dict(block=4096, num_warps=8, programs_per_sm=2, reverse=1, split=1)]
-for op, rows, cols in (("softmax", 4096, 393216), ("softmax", 1500, 700001), ("l2_normalize", 2000, 500000)):
+if cli.settings:
+    SETTINGS = json.loads(cli.settings)
+SHAPES = json.loads(cli.shapes) if cli.shapes else [("softmax", 4096, 393216), ("softmax", 1500, 700001),
+                                                    ("l2_normalize", 2000, 500000)]
+for op, rows, cols in SHAPES:
     x = torch.rand(rows, cols, device="cuda")
     fn = {"softmax": lambda t: torch.softmax(t, 1), "log_softmax": lambda t: torch.log_softmax(t, 1),
           "l2_normalize": lambda t: t / torch.norm(t, p=2, dim=1, keepdim=True)}[op]

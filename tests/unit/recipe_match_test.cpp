@@ -92,7 +92,7 @@ TEST(RecipeMatch, RowTwoPassOnOnlineSoftmax) {
   }
   EXPECT_TRUE(halves);
   EXPECT_NE(search::candidate_source(*any, 0, settings.back())
-                .find("\"softmax\", 2048, 8, 1, 1, split=0)"),
+                .find("\"softmax\", 4096, 8, 4, 1, split=0)"),
             std::string::npos);
 }
 
