@@ -224,6 +224,25 @@ TEST(SearchOutcome, TakesOptimizesOutcomeAndRatio) {
   EXPECT_NEAR(s["overall"]["geomean_speedup"].get<double>(), 1.301, 0.001);
 }
 
+// A --search run in which no problem took a replacement is not a baseline-only run: the report
+// says the search ran and returned the baselines (it said "No search ran" before).
+TEST(SearchOutcome, SearchWithoutReplacementIsNotBaselineOnly) {
+  engine::BenchProblem problem{1, 91, "91_cumsum_reverse", "KernelBench/level1/91.py"};
+  json show = show_with_floors();
+  show["problem"] = "91_cumsum_reverse";
+  show["level"] = 1;
+  const json none = optimize_document("call11_opt91.json");  // no recipe matched
+  const json doc = engine::done_document(problem, show, {}, engine::SearchResult{none, ""});
+  const json s = report::summarize({doc});
+  EXPECT_FALSE(s["baseline_only"].get<bool>());
+  EXPECT_TRUE(s["problems"][0]["searched"].get<bool>());
+  EXPECT_NE(s["note"].get<std::string>().find("search ran"), std::string::npos);
+  const std::string md = report::format_report_md(s, "run");
+  EXPECT_EQ(md.find("Baseline-only run"), std::string::npos);
+  EXPECT_NE(md.find("**No replacement.**"), std::string::npos);
+  EXPECT_NE(report::format_report_html(s, "run").find("<b>No replacement.</b>"), std::string::npos);
+}
+
 // Triage on the H200's show documents of the committed level-1 bench: a segment at its floor or
 // with a tiny share is not searched; one with headroom is.
 json stored_show(const std::string& name) {

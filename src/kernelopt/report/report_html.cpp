@@ -66,6 +66,9 @@ std::string format_report_html(const nlohmann::json& summary, const std::string&
   if (summary.value("baseline_only", false)) {
     out += fmt::format("<p class=\"note\"><b>Baseline-only run.</b> {}.</p>\n",
                        xml_escape(summary.value("note", "")));
+  } else if (summary.contains("note") && summary.at("note").is_string()) {
+    out += fmt::format("<p class=\"note\"><b>No replacement.</b> {}.</p>\n",
+                       xml_escape(summary.at("note").get<std::string>()));
   }
   out += "<h2>Table 1: outcome classes</h2>\n" + html_table(table1(summary));
   out +=

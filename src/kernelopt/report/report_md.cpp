@@ -46,6 +46,8 @@ std::string format_report_md(const nlohmann::json& summary, const std::string& t
   std::string out = fmt::format("# kernelopt bench report: {}\n\n", title);
   if (summary.value("baseline_only", false)) {
     out += fmt::format("**Baseline-only run.** {}.\n\n", summary.value("note", ""));
+  } else if (summary.contains("note") && summary.at("note").is_string()) {
+    out += fmt::format("**No replacement.** {}.\n\n", summary.at("note").get<std::string>());
   }
   out += "## Table 1: outcome classes\n\n" + render(table1(summary));
   out += fmt::format(

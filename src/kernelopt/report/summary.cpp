@@ -14,6 +14,9 @@ namespace {
 constexpr const char* kBaselineOnlyNote =
     "No search ran: every returned module is the torch.compile baseline itself, so its speedup "
     "is 1.0 by construction, not a measured ratio";
+constexpr const char* kNoReplacementNote =
+    "The search ran, and no problem took a replacement: every returned module is the "
+    "torch.compile baseline, at 1.0";
 
 nlohmann::json number_or_null(const nlohmann::json& object, const char* key) {
   if (!object.is_object() || !object.contains(key) || !object.at(key).is_number()) return nullptr;
@@ -93,6 +96,9 @@ nlohmann::json summary_row(const nlohmann::json& doc) {
   row["level"] = doc.value("level", nlohmann::json());
   row["number"] = doc.value("number", nlohmann::json());
   row["status"] = doc.value("status", "failed");
+  // bench writes "none (baseline-only)" without --search, the search's name with it.
+  const std::string search = doc.value("search", "");
+  row["searched"] = !search.empty() && search.rfind("none", 0) != 0;
   row["class"] = outcome.value("class", "failed");
   row["reason"] = outcome.value("reason", "");
   row["dispatch_class"] = show.is_object() ? show.value("class", nlohmann::json()) : nullptr;
@@ -178,14 +184,18 @@ nlohmann::json summarize(const std::vector<nlohmann::json>& documents) {
             [&](const nlohmann::json& a, const nlohmann::json& b) { return key(a) < key(b); });
   std::set<int> levels;
   bool measured = false;
+  bool searched = false;
   for (const auto& r : rows) {
     if (r["level"].is_number()) levels.insert(r["level"].get<int>());
     measured = measured || r.value("speedup_measured", false);
+    searched = searched || r.value("searched", false);
   }
   nlohmann::json out;
   out["schema"] = "kernelopt.bench.summary/1";
-  out["baseline_only"] = !measured;
-  out["note"] = measured ? nlohmann::json(nullptr) : nlohmann::json(kBaselineOnlyNote);
+  out["baseline_only"] = !measured && !searched;
+  out["note"] = measured   ? nlohmann::json(nullptr)
+                : searched ? nlohmann::json(kNoReplacementNote)
+                           : nlohmann::json(kBaselineOnlyNote);
   out["problems"] = rows;
   out["levels"] = nlohmann::json::array();
   for (const int level : levels) {
