@@ -26,7 +26,7 @@ struct RecipeMatch {
                           // cross_entropy: {"reduction": "mean", "ignore_index": -100}; scan: {"x":
                           // "arg0_1", "mask": null or "arg1_1", "reverse": false, "op": "sum",
                           // "minus": false}; pool: {"op": "max" or "avg", ...}
-  std::string why;  // one line: the node that matched
+  std::string why;        // one line: the node that matched
 };
 
 // reduce_dim: a segment of one launch computing one sum / mean / prod / max / min / amax / amin /
