@@ -1,5 +1,5 @@
 """The recipes on the GPU against PyTorch, on shapes KernelBench does not use, in float32, bfloat16
-and float16: every op of reduce_dim, row_two_pass, cross_entropy, scan, pool (max and average) and gemm, at the launch settings
+and float16: every op of reduce_dim, row_two_pass, cross_entropy, scan, pool (max and average), group_norm and gemm, at the launch settings
 the engine proposes. Prints one line per case and writes them as JSON lines to OUT (flushed after
 each case, so a command cut at its time limit keeps what ran).
 usage: python3 scripts/gpu/recipe_dtypes.py OUT.jsonl"""
@@ -16,6 +16,8 @@ from kernelopt.recipes.reduce_dim import reduce_dim, reference
 from kernelopt.recipes.row_two_pass import OPS as ROW_OPS
 from kernelopt.recipes.row_two_pass import row_two_pass
 from kernelopt.recipes.gemm import gemm, view
+from kernelopt.recipes.group_norm import group_norm
+from kernelopt.recipes.group_norm import reference as group_norm_reference
 from kernelopt.recipes.pool import avg_pool, max_pool
 from kernelopt.recipes.scan import cumsum_rows
 
@@ -119,6 +121,19 @@ for dtype in DTYPES:
                 avg_pool(x, got, args["kernel"], args["stride"], padding, ceil_mode, count_pad, None, 4, 256, 4)
                 record("avg_pool", f"{len(args['kernel'])}d ceil={ceil_mode} count_pad={count_pad}", dtype,
                        x.shape, got, want, t0)
+    # group_norm: groups split among programs (the barrier path), a group per program, and
+    # without the affine parameters; 3-D and 5-D inputs of odd sizes; a mean far from zero.
+    for shape, groups, split, affine in (((6, 12, 301, 257), 4, 0, True), ((5, 6, 40001), 3, 7, True),
+                                         ((3, 8, 9, 31, 17), 2, 1, False)):
+        t0 = time.time()
+        x = (torch.randn(shape, device="cuda") + 3.0).to(dtype)
+        w = torch.randn(shape[1], device="cuda").to(dtype) if affine else None
+        b = torch.randn(shape[1], device="cuda").to(dtype) if affine else None
+        got = torch.empty_like(x)
+        group_norm(x, w, b, got, groups, 1e-5, 4096, 8, 4, split, 1)
+        want = group_norm_reference(x.float(), groups, None if w is None else w.float(),
+                                    None if b is None else b.float(), 1e-5)
+        record("group_norm", f"split {split}", dtype, x.shape, got, want, t0)
     # gemm (the --no-dispatch-aware ablation): mm with a transposed weight view, addmm with a
     # broadcast bias, bmm; ragged tiles; the engine's first settings.
     for m, n, k in ((300, 257, 129), (33, 1000, 70)):

@@ -164,6 +164,45 @@ def test_row_two_pass_split_rows_match_pytorch():
     assert run_interpreted(ROW_SPLIT, timeout=600).strip() == "ok"
 
 
+GROUP_NORM = """
+import torch
+from kernelopt.recipes import row_two_pass as rows
+from kernelopt.recipes.group_norm import group_norm, reference
+torch.manual_seed(0)
+# Groups split among programs and not; 3-D, 4-D and 5-D inputs; with and without the affine
+# parameters; a large mean against a small spread (the shift); a chunk boundary inside a channel.
+cases = [((2, 6, 5, 7), 3), ((3, 4, 33), 2), ((2, 8, 3, 2, 5), 4), ((1, 4, 9), 1), ((2, 3, 4, 4), 3)]
+for dtype in (torch.float32, torch.float16):
+    for shape, groups in cases:
+        x = (torch.randn(shape) * 0.01 + 100.0).to(dtype) if shape[-1] == 33 else torch.randn(shape).to(dtype)
+        c = shape[1]
+        for affine in (True, False):
+            w = torch.randn(c).to(dtype) if affine else None
+            b = torch.randn(c).to(dtype) if affine else None
+            want = reference(x.float(), groups, None if w is None else w.float(), None if b is None else b.float(), 1e-5)
+            for split in (0, 1, 2, 3):
+                for reverse in (False, True):
+                    out = torch.full(shape, float("nan"), dtype=dtype)
+                    rows.last_split = None
+                    group_norm(x, w, b, out, groups, 1e-5, block=8, num_warps=1, split=split, reverse=reverse)
+                    tol = 2e-4 if dtype == torch.float32 else 2e-2
+                    err = (out.double() - want).abs().max().item()
+                    assert err <= tol * (1 + want.abs().max().item()), (dtype, shape, groups, affine, split, err)
+for bad in [dict(x=torch.zeros(2, 5, 3), groups=2), dict(x=torch.zeros(2, 4, 3).transpose(1, 2), groups=3)]:
+    try:
+        group_norm(bad["x"], None, None, torch.zeros_like(bad["x"]), bad["groups"])
+    except ValueError as e:
+        assert "group_norm" in str(e)
+    else:
+        raise AssertionError("accepted")
+print("ok")
+"""
+
+
+def test_group_norm_matches_pytorch_split_or_not():
+    assert run_interpreted(GROUP_NORM, timeout=600).strip() == "ok"
+
+
 CROSS_ENTROPY = """
 import torch
 from kernelopt.recipes import cross_entropy as ce

@@ -400,6 +400,64 @@ TEST(RecipeMatch, CumprodAndCumsumMinusTheElement) {
   EXPECT_NE(text.find("\"sum\", minus=True)"), std::string::npos) << text;
 }
 
+// nn.GroupNorm on the real L1/35 capture (a statistics launch and a normalization launch): one
+// group_norm match over both, with weight, bias and eps; its candidate calls the recipe on the
+// segment's tensors by name. Not matched: a norm whose variance is unbiased, BatchNorm, the
+// Frobenius norm, L2/85's GroupNorm followed by a scale and a pool (other nodes in the segment).
+TEST(RecipeMatch, GroupNormOverBothLaunches) {
+  const Captured c = real("h200_level1_35_GroupNorm__graph_0.py");
+  ASSERT_EQ(c.map.segments.size(), 1U);
+  ASSERT_EQ(c.map.segments[0].launches.size(), 2U);
+  const auto m = search::match_recipe(c.run.code, c.map, c.map.segments[0]);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->recipe, "group_norm");
+  EXPECT_EQ(m->params, (nlohmann::json{{"x", "arg2_1"},
+                                       {"weight", "arg0_1"},
+                                       {"bias", "arg1_1"},
+                                       {"groups", 8},
+                                       {"eps", "1e-05"},
+                                       {"row_bytes", 8L * 262144 * 4}}));
+  const auto settings = search::recipe_settings(*m);
+  ASSERT_EQ(settings.size(), 3U);
+  const std::string text = search::candidate_source(*m, 0, settings.front());
+  EXPECT_NE(text.find("from kernelopt.recipes.group_norm import group_norm"), std::string::npos);
+  EXPECT_NE(text.find("group_norm(inputs[\"arg2_1\"], inputs[\"arg0_1\"], inputs[\"arg1_1\"], "
+                      "out, 8, 1e-05, 4096, 8, 4, 0, 1)"),
+            std::string::npos)
+      << text;
+  bool halves_split = false;
+  nlohmann::json fixed = settings.front();
+  fixed["split"] = 16;
+  for (const auto& next : search::recipe_neighbours(*m, fixed)) {
+    halves_split = halves_split || next.at("split") == 8;
+  }
+  EXPECT_TRUE(halves_split);
+
+  std::ifstream in(fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures/output_code/real" /
+                   "h200_level1_35_GroupNorm__graph_0.py");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  std::string unbiased = buffer.str();
+  for (std::size_t at = 0; (at = unbiased.find("correction: 0", at)) != std::string::npos;) {
+    unbiased.replace(at, 13, "correction: 1");
+  }
+  Captured other;
+  other.run.code = inductor::parse_output_code(unbiased);
+  other.map = analysis::build_dispatch_map({other.run}, {});
+  EXPECT_FALSE(
+      search::match_group_norm(other.run.code, other.map, other.map.segments.at(0)).has_value());
+  for (const char* name :
+       {"h200_level1_33_BatchNorm_graph_0.py", "h200_level1_37_FrobeniusNorm__graph_0.py",
+        "h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py",
+        "h200_level1_39_L2Norm__graph_0.py"}) {
+    SCOPED_TRACE(name);
+    const Captured n = real(name);
+    for (const auto& segment : n.map.segments) {
+      EXPECT_FALSE(search::match_group_norm(n.run.code, n.map, segment).has_value());
+    }
+  }
+}
+
 // x / sum(abs(x), 1, keepdim=True) on a real H200 capture; the same with the sum's input not
 // abs(x) (x / sum(x)) is not an L1 normalization.
 TEST(RecipeMatch, RowTwoPassOnL1Normalization) {
@@ -637,6 +695,21 @@ nlohmann::json tensor_json(const inductor::Buffer& b) {
   return t;
 }
 
+// The static check's interface of a segment, or null if a buffer's shape is not known.
+nlohmann::json known_interface(const inductor::OutputCode& code, const analysis::Segment& segment) {
+  nlohmann::json interface = {{"inputs", nlohmann::json::object()},
+                              {"outputs", nlohmann::json::object()}};
+  for (const auto& [key, roots] :
+       {std::pair{"inputs", segment.inputs}, std::pair{"outputs", segment.outputs}}) {
+    for (const auto& root : roots) {
+      const inductor::Buffer* b = code.buffer(root);
+      if (b == nullptr || !b->shape_known) return nullptr;
+      interface[key][root] = tensor_json(*b);
+    }
+  }
+  return interface;
+}
+
 // Every config and rewrite candidate the real H200 captures give (each one-launch segment's kernel)
 // compiles for sm_90 through G1's static check, on the CPU: the decorator-free (and rewritten)
 // source is a valid Triton module, the launch binds every argument, and the settings are legal.
@@ -658,24 +731,8 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
     }
     for (const auto& [segment, match] : matches) {
       const auto* m = &match;
-      nlohmann::json interface = {{"inputs", nlohmann::json::object()},
-                                  {"outputs", nlohmann::json::object()}};
-      bool known = true;
-      const auto describe = [&](const std::string& root) -> nlohmann::json {
-        const inductor::Buffer* b = c.run.code.buffer(root);
-        if (b == nullptr || !b->shape_known) {
-          known = false;
-          return nullptr;
-        }
-        return tensor_json(*b);
-      };
-      for (const auto& root : segment.inputs) {
-        interface["inputs"][root] = describe(root);
-      }
-      for (const auto& root : segment.outputs) {
-        interface["outputs"][root] = describe(root);
-      }
-      if (!known) continue;
+      const nlohmann::json interface = known_interface(c.run.code, segment);
+      if (interface.is_null()) continue;
       const std::string name =
           entry.path().stem().string() + "_seg" + std::to_string(segment.id) + "_" + m->recipe;
       std::ofstream(dir / (name + ".py"))
@@ -702,16 +759,8 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
     for (const auto& segment : mlp.map.segments) {
       const auto m = search::match_recipe(mlp.run.code, mlp.map, segment);
       if (!m || m->recipe != "gemm") continue;
-      nlohmann::json interface = {{"inputs", nlohmann::json::object()},
-                                  {"outputs", nlohmann::json::object()}};
-      for (const auto& [key, roots] :
-           {std::pair{"inputs", segment.inputs}, std::pair{"outputs", segment.outputs}}) {
-        for (const auto& root : roots) {
-          const inductor::Buffer* b = mlp.run.code.buffer(root);
-          ASSERT_TRUE(b != nullptr && b->shape_known) << root;
-          interface[key][root] = tensor_json(*b);
-        }
-      }
+      const nlohmann::json interface = known_interface(mlp.run.code, segment);
+      ASSERT_FALSE(interface.is_null());
       const auto all = search::recipe_settings(*m);
       const std::string name = "mlp_gemm_seg" + std::to_string(segment.id);
       std::ofstream(dir / (name + ".py"))
@@ -719,6 +768,25 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
       jobs.push_back({{"candidate", (dir / (name + ".py")).string()}, {"interface", interface}});
     }
     EXPECT_EQ(settings_index, 3);
+  }
+  // The recipes whose rows are split among programs: L1/35's group norm and L1/23's softmax at
+  // their split settings (the static check's tensors are not on a GPU: the two-launch form).
+  for (const auto& [file, recipe] :
+       {std::pair{"h200_level1_35_GroupNorm__graph_0.py", "group_norm"},
+        std::pair{"h200_level1_23_Softmax_graph_0.py", "row_two_pass"}}) {
+    const Captured n = real(file);
+    const auto& segment = n.map.segments.at(0);
+    const auto m = search::match_recipe(n.run.code, n.map, segment);
+    ASSERT_TRUE(m.has_value() && m->recipe == recipe) << file;
+    const nlohmann::json interface = known_interface(n.run.code, segment);
+    ASSERT_FALSE(interface.is_null()) << file;
+    const auto all = search::recipe_settings(*m);
+    const auto split = std::find_if(
+        all.begin(), all.end(), [](const nlohmann::json& s) { return s.value("split", 1) == 0; });
+    ASSERT_NE(split, all.end()) << file;
+    const std::string name = std::string(recipe) + "_split";
+    std::ofstream(dir / (name + ".py")) << search::candidate_source(*m, segment.id, *split);
+    jobs.push_back({{"candidate", (dir / (name + ".py")).string()}, {"interface", interface}});
   }
   std::ofstream(dir / "jobs.json") << jobs.dump();
   std::ofstream(dir / "check.py") << R"(

@@ -112,18 +112,26 @@ def _stats_walk(x, limit, lanes, init, OP: tl.constexpr, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def _second_walk_chunk(x, c, n_chunks, limit, lanes, BLOCK: tl.constexpr, REVERSE: tl.constexpr):
+    """Step c of a second walk over x[0:limit) (backward when REVERSE): the chunk's columns, their
+    mask and values (float32, loaded evict_first: the walk reads them for the last time)."""
+    if REVERSE:
+        k = n_chunks - 1 - c
+    else:
+        k = c
+    cols = k * BLOCK + lanes
+    ok = cols < limit
+    v = tl.load(x + cols, mask=ok, other=0.0, eviction_policy="evict_first").to(tl.float32)
+    return cols, ok, v
+
+
+@triton.jit
 def _apply_walk(x, o, limit, lanes, s_a, s_b, OP: tl.constexpr, BLOCK: tl.constexpr,
                 REVERSE: tl.constexpr):
     """Pass 2 over x[0:limit) in chunks of BLOCK (masked), backward when REVERSE: o = op(x)."""
     n_chunks = tl.cdiv(limit, BLOCK)
     for c in tl.range(0, n_chunks):
-        if REVERSE:
-            k = n_chunks - 1 - c
-        else:
-            k = c
-        cols = k * BLOCK + lanes
-        ok = cols < limit
-        v = tl.load(x + cols, mask=ok, other=0.0, eviction_policy="evict_first").to(tl.float32)
+        cols, ok, v = _second_walk_chunk(x, c, n_chunks, limit, lanes, BLOCK, REVERSE)
         tl.store(o + cols, _apply(v, s_a, s_b, OP).to(o.dtype.element_ty), mask=ok)
 
 
@@ -200,21 +208,41 @@ def _combine(part_a, part_b, OP: tl.constexpr):
 
 
 @triton.jit
+def _row_barrier(count_ptr, row, SPLIT: tl.constexpr):
+    """Waits until the SPLIT programs of a row have arrived; their stores before the call are then
+    visible (read them with .cg loads). Every thread's stores come before thread 0's release; the
+    spin's loads acquire. SPLIT 1: only the program's own threads are ordered."""
+    tl.debug_barrier()
+    if SPLIT > 1:
+        tl.atomic_add(count_ptr + row, 1, sem="release", scope="gpu")
+        seen = tl.atomic_add(count_ptr + row, 0, sem="acquire", scope="gpu")
+        while seen < SPLIT:
+            seen = tl.atomic_add(count_ptr + row, 0, sem="acquire", scope="gpu")
+        tl.debug_barrier()
+
+
+@triton.jit
+def _split_slot(chunk, n_cols, SPLIT: tl.constexpr):
+    """This program's place in a split grid: its chunk of a row (part), its first row (slot), the
+    row step (n_slots), and the chunk's columns [lo, hi) (empty past the row's end)."""
+    pid = tl.program_id(0)
+    part = pid % SPLIT
+    lo = part * chunk
+    hi = tl.maximum(tl.minimum(lo + chunk, n_cols), lo)
+    return part, pid // SPLIT, tl.num_programs(0) // SPLIT, lo, hi
+
+
+@triton.jit
 def _row_split(x_ptr, out_ptr, part_ptr, count_ptr, n_rows, n_cols, x_row, out_row, chunk,
                OP: tl.constexpr, BLOCK: tl.constexpr, SPLIT: tl.constexpr, SPLIT_P2: tl.constexpr,
                REVERSE: tl.constexpr, PHASE: tl.constexpr):
     """SPLIT programs per row, program pid taking chunk pid % SPLIT of rows pid // SPLIT,
     + grid / SPLIT, ... PHASE 0: both passes with a barrier among a row's programs; 1: the
     partial statistics only; 2: the output from them."""
-    pid = tl.program_id(0)
-    part = pid % SPLIT
-    n_slots = tl.num_programs(0) // SPLIT
-    slot = pid // SPLIT
+    part, slot, n_slots, lo, hi = _split_slot(chunk, n_cols, SPLIT)
     lanes = tl.arange(0, BLOCK)
     parts = tl.arange(0, SPLIT_P2)
     init = 0.0 if _sums(OP) else float("-inf")
-    lo = part * chunk
-    hi = tl.maximum(tl.minimum(lo + chunk, n_cols), lo)
     for i in tl.range(0, tl.cdiv(n_rows - slot, n_slots)):
         row = slot.to(tl.int64) + i * n_slots
         x_base = x_ptr + row * x_row + lo
@@ -225,14 +253,7 @@ def _row_split(x_ptr, out_ptr, part_ptr, count_ptr, n_rows, n_cols, x_row, out_r
             tl.store(stats + part, s_a)
             tl.store(stats + SPLIT + part, s_b)
         if PHASE == 0:
-            # Every thread's stores before thread 0's release; spin until the row's SPLIT
-            # programs have arrived (acquire: their stores are visible).
-            tl.debug_barrier()
-            tl.atomic_add(count_ptr + row, 1, sem="release", scope="gpu")
-            seen = tl.atomic_add(count_ptr + row, 0, sem="acquire", scope="gpu")
-            while seen < SPLIT:
-                seen = tl.atomic_add(count_ptr + row, 0, sem="acquire", scope="gpu")
-            tl.debug_barrier()
+            _row_barrier(count_ptr, row, SPLIT)
         if PHASE != 1:
             # .cg: read the partials from L2, not from a stale L1 line.
             p_a = tl.load(stats + parts, mask=parts < SPLIT, other=init, cache_modifier=".cg")

@@ -4,7 +4,9 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <functional>
 #include <map>
+#include <numeric>
 #include <set>
 #include <sstream>
 
@@ -97,6 +99,41 @@ nlohmann::json row_params(const char* op, const inductor::FragmentNode& input) {
   const long element = input.dtype == "f32" ? 4 : 2;  // float_dtype: f32, f16, bf16
   if (cols) params["row_bytes"] = *cols * element;
   return params;
+}
+
+// Every node of a segment's fragments by name (a later kernel sees an earlier one's result as a
+// placeholder of the same name: the call_function definition wins), and the call_functions once
+// each in order (getitems aside). nullopt if a call's target is not `allowed`.
+struct NodeIndex {
+  std::map<std::string, const inductor::FragmentNode*> nodes;
+  std::vector<const inductor::FragmentNode*> calls;
+
+  // The node an argument ("%name") refers to, or nullptr.
+  const inductor::FragmentNode* arg(const std::string& text) const {
+    if (text.empty() || text[0] != '%') return nullptr;
+    const auto it = nodes.find(text.substr(1));
+    return it == nodes.end() ? nullptr : it->second;
+  }
+};
+
+std::optional<NodeIndex> index_nodes(const std::vector<inductor::GraphFragment>& fragments,
+                                     const std::set<std::string>& allowed) {
+  NodeIndex index;
+  for (const auto& fragment : fragments) {
+    for (const auto& node : fragment.nodes) {
+      if (node.op == "call_function" && !is_getitem(node)) {
+        if (allowed.count(node.target) == 0) return std::nullopt;
+        const auto known = index.nodes.find(node.name);
+        if (known == index.nodes.end() || known->second->op != "call_function") {
+          index.calls.push_back(&node);
+        }
+        index.nodes[node.name] = &node;
+      } else if (index.nodes.count(node.name) == 0) {
+        index.nodes[node.name] = &node;
+      }
+    }
+  }
+  return index;
 }
 
 // The placeholder a node's first argument names, or nullptr.
@@ -387,29 +424,10 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
   static const std::string mul = "torch.ops.aten.mul.Tensor";
   const auto fragments = all_fragments(code, map, segment);
   if (!fragments) return std::nullopt;
-  // Every node, by name, over all fragments (a later kernel sees an earlier one's result as a
-  // placeholder of the same name: the call_function definition wins).
-  std::map<std::string, const inductor::FragmentNode*> nodes;
-  std::vector<const inductor::FragmentNode*> calls;
-  for (const auto& fragment : *fragments) {
-    for (const auto& node : fragment.nodes) {
-      if (node.op == "call_function") {
-        if (node.target != cumsum && node.target != cumprod && node.target != flip &&
-            node.target != rev && node.target != mul && node.target != sub) {
-          return std::nullopt;
-        }
-        calls.push_back(&node);
-        nodes[node.name] = &node;
-      } else if (nodes.count(node.name) == 0) {
-        nodes[node.name] = &node;
-      }
-    }
-  }
-  const auto arg_node = [&](const std::string& arg) -> const inductor::FragmentNode* {
-    if (arg.empty() || arg[0] != '%') return nullptr;
-    const auto it = nodes.find(arg.substr(1));
-    return it == nodes.end() ? nullptr : it->second;
-  };
+  const auto index = index_nodes(*fragments, {cumsum, cumprod, flip, rev, mul, sub});
+  if (!index) return std::nullopt;
+  const std::vector<const inductor::FragmentNode*>& calls = index->calls;
+  const auto arg_node = [&](const std::string& arg) { return index->arg(arg); };
   const inductor::FragmentNode* scan = nullptr;
   const inductor::FragmentNode* minus = nullptr;
   int flips = 0;
@@ -517,6 +535,117 @@ std::optional<std::vector<long>> integer_list(const std::string& text) {
 }
 
 }  // namespace
+
+std::optional<RecipeMatch> match_group_norm(const inductor::OutputCode& code,
+                                            const analysis::DispatchMap& map,
+                                            const analysis::Segment& segment) {
+  static const std::set<std::string> allowed = {"torch.ops.aten.reshape.default",
+                                                "torch.ops.aten.view.default",
+                                                "torch.ops.aten.var_mean.correction",
+                                                "torch.ops.aten.sub.Tensor",
+                                                "torch.ops.aten.add.Tensor",
+                                                "torch.ops.aten.rsqrt.default",
+                                                "torch.ops.aten.mul.Tensor",
+                                                "torch.ops.aten.unsqueeze.default",
+                                                "torch.ops.prims.convert_element_type.default"};
+  static const std::string var_mean = "torch.ops.aten.var_mean.correction";
+  if (segment.outputs.size() != 1) return std::nullopt;  // mean / rstd also kept: training
+  const auto fragments = all_fragments(code, map, segment);
+  if (!fragments) return std::nullopt;
+  const auto index = index_nodes(*fragments, allowed);
+  if (!index) return std::nullopt;
+  const std::vector<const inductor::FragmentNode*>& calls = index->calls;
+  const auto arg_node = [&](const std::string& arg) { return index->arg(arg); };
+  // A [C] placeholder reached through unsqueezes (a weight or bias), or nullptr.
+  const auto per_channel = [&](const std::string& arg) -> const inductor::FragmentNode* {
+    const inductor::FragmentNode* node = arg_node(arg);
+    while (node != nullptr && node->target == "torch.ops.aten.unsqueeze.default" &&
+           !node->args.empty()) {
+      node = arg_node(node->args[0]);
+    }
+    return node != nullptr && node->op == "placeholder" && node->shape.size() == 1 ? node : nullptr;
+  };
+  const inductor::FragmentNode* stats = nullptr;
+  bool has_rsqrt = false;
+  for (const auto* node : calls) {
+    if (node->target == var_mean) {
+      if (stats != nullptr) return std::nullopt;
+      stats = node;
+    }
+    has_rsqrt |= node->target == "torch.ops.aten.rsqrt.default";
+  }
+  if (stats == nullptr || !has_rsqrt || stats->args.size() != 2 || stats->args[1] != "[2, 3]" ||
+      std::find(stats->kwargs.begin(), stats->kwargs.end(), "correction: 0") ==
+          stats->kwargs.end()) {
+    return std::nullopt;
+  }
+  const inductor::FragmentNode* view = arg_node(stats->args[0]);
+  if (view == nullptr || view->args.size() != 2 ||
+      (view->target != "torch.ops.aten.reshape.default" &&
+       view->target != "torch.ops.aten.view.default")) {
+    return std::nullopt;
+  }
+  const inductor::FragmentNode* x = arg_node(view->args[0]);
+  if (x == nullptr || x->op != "placeholder" || !float_dtype(x->dtype) || x->shape.size() < 3 ||
+      x->stride.size() != x->shape.size() || !contiguous_after(*x, -1)) {
+    return std::nullopt;
+  }
+  // The reshape [N, G, C / G, prod(spatial)] of x [N, C, *spatial], every size a literal.
+  std::vector<long> grouped;
+  std::string list = view->args[1];
+  if (list.size() < 2 || list.front() != '[' || list.back() != ']') return std::nullopt;
+  for (const auto& item : inductor::detail::split_top_level(list.substr(1, list.size() - 2), ',')) {
+    const auto value = integer(std::string(inductor::detail::trim(item)));
+    if (!value) return std::nullopt;
+    grouped.push_back(*value);
+  }
+  std::vector<long> sizes;
+  for (const auto& size : x->shape) {
+    const auto value = integer(size);
+    if (!value) return std::nullopt;
+    sizes.push_back(*value);
+  }
+  const long spatial = std::accumulate(sizes.begin() + 2, sizes.end(), 1L, std::multiplies<>());
+  if (grouped.size() != 4 || grouped[0] != sizes[0] || grouped[1] <= 0 ||
+      grouped[1] * grouped[2] != sizes[1] || grouped[3] != spatial) {
+    return std::nullopt;
+  }
+  // eps: add(variance, literal); weight: mul(_, [C]); bias: add(_, [C]).
+  std::optional<std::string> eps;
+  const inductor::FragmentNode* weight = nullptr;
+  const inductor::FragmentNode* bias = nullptr;
+  for (const auto* node : calls) {
+    if (node->args.size() != 2) continue;
+    if (node->target == "torch.ops.aten.add.Tensor") {
+      if (const auto* b = per_channel(node->args[1])) {
+        bias = b;
+      } else if (node->args[1].find('%') == std::string::npos) {
+        eps = node->args[1];
+      }
+    }
+    if (node->target == "torch.ops.aten.mul.Tensor") {
+      if (const auto* w = per_channel(node->args[1])) weight = w;
+    }
+  }
+  for (const auto* p : {weight, bias}) {
+    if (p != nullptr && (p->shape[0] != x->shape[1] || !float_dtype(p->dtype))) {
+      return std::nullopt;
+    }
+  }
+  if (!eps) return std::nullopt;
+  const long element = x->dtype == "f32" ? 4 : 2;
+  nlohmann::json params = {{"x", x->name},
+                           {"weight", weight != nullptr ? nlohmann::json(weight->name) : nullptr},
+                           {"bias", bias != nullptr ? nlohmann::json(bias->name) : nullptr},
+                           {"groups", grouped[1]},
+                           {"eps", *eps},
+                           {"row_bytes", grouped[2] * grouped[3] * element}};
+  return RecipeMatch{
+      "group_norm", params,
+      fmt::format("group_norm ({} groups, eps {}{}{}) of {}[{}]", grouped[1], *eps,
+                  weight != nullptr ? ", weight" : "", bias != nullptr ? ", bias" : "", x->dtype,
+                  fmt::join(x->shape, ", "))};
+}
 
 std::optional<RecipeMatch> match_pool(const inductor::OutputCode& code,
                                       const analysis::DispatchMap& map,
@@ -833,6 +962,7 @@ std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
   if (auto m = match_row_two_pass(code, map, segment)) return m;
   if (auto m = match_cross_entropy(code, map, segment)) return m;
   if (auto m = match_scan(code, map, segment)) return m;
+  if (auto m = match_group_norm(code, map, segment)) return m;
   return match_pool(code, map, segment);
 }
 
@@ -878,6 +1008,14 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
     return {{{"rows", 1}, {"block", 2048}, {"num_warps", 8}},
             {{"rows", 1}, {"block", 1024}, {"num_warps", 4}},
             {{"rows", 4}, {"block", 512}, {"num_warps", 8}}};
+  }
+  if (match.recipe == "group_norm") {
+    // Groups split among programs as row_two_pass's long rows (4 per SM: 1.05x on L1/23's
+    // softmax rows, H200 call L), a wider variant, and a group per program.
+    return {
+        {{"block", 4096}, {"num_warps", 8}, {"programs_per_sm", 4}, {"reverse", 1}, {"split", 0}},
+        {{"block", 8192}, {"num_warps", 16}, {"programs_per_sm", 2}, {"reverse", 1}, {"split", 0}},
+        {{"block", 2048}, {"num_warps", 8}, {"programs_per_sm", 4}, {"reverse", 1}, {"split", 1}}};
   }
   if (match.recipe == "cross_entropy") {
     // Two whole rows per program and 8 warps won for 32768 x 4096 on the H200 (call 6).
@@ -945,7 +1083,7 @@ std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
       max_elements =
           std::max<long>(1, max_elements / match.params.at("fixed").value("R0_BLOCK", 1L));
     }
-  } else if (match.recipe == "row_two_pass") {
+  } else if (match.recipe == "row_two_pass" || match.recipe == "group_norm") {
     knobs = {
         {"block", 256, 16384}, {"num_warps", 1, 32}, {"programs_per_sm", 1, 4}, {"split", 2, 256}};
     elements = {"block"};
@@ -970,10 +1108,12 @@ std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
       }
     }
   }
-  if (match.recipe == "row_two_pass") {
+  if (match.recipe == "row_two_pass" || match.recipe == "group_norm") {
     nlohmann::json flipped = settings;
     flipped["reverse"] = settings.value("reverse", 1) != 0 ? 0 : 1;
     out.push_back(std::move(flipped));
+  }
+  if (match.recipe == "row_two_pass") {
     nlohmann::json persistent = settings;  // one program per row <-> one per SM
     persistent["programs_per_sm"] = settings.value("programs_per_sm", 0) == 0 ? 1 : 0;
     out.push_back(std::move(persistent));
@@ -1109,6 +1249,26 @@ std::string candidate_source(const RecipeMatch& match,
                fmt::arg("ignore", match.params.at("ignore_index").get<long>()),
                fmt::arg("rows", settings.value("rows", 2)),
                fmt::arg("warps", settings.value("num_warps", 8)));
+  }
+  if (match.recipe == "group_norm") {
+    const auto& p = match.params;
+    const auto tensor = [](const nlohmann::json& name) {
+      return name.is_null() ? std::string("None")
+                            : fmt::format("inputs[\"{}\"]", name.get<std::string>());
+    };
+    return prelude(match, segment, "group_norm") +
+           fmt::format(
+               "    (out,) = outputs.values()\n"
+               "    group_norm({x}, {w}, {b}, out, {groups}, {eps}, {block}, {warps}, {pps}, "
+               "{split}, {reverse})\n",
+               fmt::arg("x", tensor(p.at("x"))), fmt::arg("w", tensor(p.at("weight"))),
+               fmt::arg("b", tensor(p.at("bias"))), fmt::arg("groups", p.at("groups").get<long>()),
+               fmt::arg("eps", p.at("eps").get<std::string>()),
+               fmt::arg("block", settings.value("block", 4096)),
+               fmt::arg("warps", settings.value("num_warps", 8)),
+               fmt::arg("pps", settings.value("programs_per_sm", 4)),
+               fmt::arg("split", settings.value("split", 0)),
+               fmt::arg("reverse", settings.value("reverse", 1)));
   }
   if (match.recipe == "row_two_pass") {
     return prelude(match, segment, "row_two_pass") +

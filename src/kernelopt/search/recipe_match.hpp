@@ -19,7 +19,8 @@ namespace kernelopt::search {
 inline constexpr long kSplitRowBytes = 128L * 1024;
 
 struct RecipeMatch {
-  std::string recipe;     // "reduce_dim", "row_two_pass", "cross_entropy", "scan", "pool", "gemm";
+  std::string recipe;     // "reduce_dim", "row_two_pass", "cross_entropy", "scan", "pool", "gemm",
+                          // "group_norm";
                           // the proposers "config" and "rewrite" use the same form
   nlohmann::json params;  // reduce_dim: {"op": "argmax", "dim": 1}; row_two_pass: {"op":
                           // "softmax", "row_bytes": 1572864 when the row length is known};
@@ -59,6 +60,15 @@ std::optional<RecipeMatch> match_cross_entropy(const inductor::OutputCode& code,
 std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
                                       const analysis::DispatchMap& map,
                                       const analysis::Segment& segment);
+
+// group_norm: a segment (any launches) computing nn.GroupNorm's forward of a contiguous float
+// graph input x [N, C, *spatial]: var_mean (correction 0) over dims [2, 3] of x reshaped to
+// [N, G, C / G, prod(spatial)], add eps, rsqrt, sub, mul, the reshape back, and optionally mul by
+// a [C] weight and add a [C] bias (each through unsqueezes); one segment output. params: {"x",
+// "weight" and "bias" (names or null), "groups", "eps" (as written), "row_bytes"}.
+std::optional<RecipeMatch> match_group_norm(const inductor::OutputCode& code,
+                                            const analysis::DispatchMap& map,
+                                            const analysis::Segment& segment);
 
 // pool: a segment of one launch computing max pooling (values only) or average pooling over the
 // last 1-3 dimensions of a contiguous float graph input, or of its unsqueeze (1-D pooling reaches

@@ -1,0 +1,149 @@
+"""Group normalization (nn.GroupNorm's forward: biased variance, optional per-channel weight and
+bias) of a contiguous float input [N, C, *spatial], as Inductor computes it: one launch of
+statistics, one of the output, reading the input twice from HBM.
+
+A group of sample n is one contiguous row of (C / G) * prod(spatial) elements. The recipe walks
+each row twice in one launch, with rows split among programs as `row_two_pass` does (`split`: 0
+sizes it so that the rows in flight take half of L2; the row's programs meet at a barrier; the
+grid is capped at what the GPU keeps resident, else two launches, as under the interpreter), so
+the second walk reads L2.
+
+Statistics: each chunk sums x - K and (x - K)^2 in float32, K being the chunk's first element (a
+shift that keeps the sums small when the mean is large against the spread); the chunks' (count,
+mean, M2) combine as Chan's parallel variance. rstd = 1 / sqrt(var + eps), y = (x - mean) * rstd,
+then * weight[c] + bias[c]; written in the output's dtype.
+"""
+
+import torch
+import triton
+import triton.language as tl
+
+from kernelopt.recipes import row_two_pass as rows
+
+
+@triton.jit
+def _group_norm(x_ptr, w_ptr, b_ptr, out_ptr, part_ptr, count_ptr, n_rows, row_len, hw, cpg, groups,
+                chunk, eps, HAS_W: tl.constexpr, HAS_B: tl.constexpr, BLOCK: tl.constexpr,
+                SPLIT: tl.constexpr, SPLIT_P2: tl.constexpr, REVERSE: tl.constexpr,
+                PHASE: tl.constexpr):
+    """SPLIT programs per row (a group), program pid taking chunk pid % SPLIT of rows
+    pid // SPLIT, + grid / SPLIT, ... PHASE 0: statistics and output with a barrier among a row's
+    programs; 1: the chunks' statistics only; 2: the output from them."""
+    part, slot, n_slots, lo, hi = rows._split_slot(chunk, row_len, SPLIT)
+    lanes = tl.arange(0, BLOCK)
+    parts = tl.arange(0, SPLIT_P2)
+    n = hi - lo
+    n_chunks = tl.cdiv(n, BLOCK)
+    for i in tl.range(0, tl.cdiv(n_rows - slot, n_slots)):
+        row = slot.to(tl.int64) + i * n_slots
+        x_base = x_ptr + row * row_len + lo
+        stats = part_ptr + row * (3 * SPLIT)
+        if PHASE != 2:
+            shift = tl.load(x_base, mask=n > 0, other=0.0).to(tl.float32)
+            acc1 = tl.zeros([BLOCK], tl.float32)
+            acc2 = tl.zeros([BLOCK], tl.float32)
+            for c in tl.range(0, n_chunks):
+                cols = c * BLOCK + lanes
+                ok = cols < n
+                v = tl.load(x_base + cols, mask=ok, other=0.0, eviction_policy="evict_last").to(tl.float32)
+                d = tl.where(ok, v - shift, 0.0)
+                acc1 += d
+                acc2 += d * d
+            s1 = tl.sum(acc1, 0)
+            s2 = tl.sum(acc2, 0)
+            count = tl.maximum(n, 1).to(tl.float32)
+            tl.store(stats + part, n.to(tl.float32))
+            tl.store(stats + SPLIT + part, shift + s1 / count)
+            tl.store(stats + 2 * SPLIT + part, s2 - s1 * s1 / count)
+        if PHASE == 0:
+            rows._row_barrier(count_ptr, row, SPLIT)
+        if PHASE != 1:
+            ok_p = parts < SPLIT
+            p_n = tl.load(stats + parts, mask=ok_p, other=0.0, cache_modifier=".cg")
+            p_mean = tl.load(stats + SPLIT + parts, mask=ok_p, other=0.0, cache_modifier=".cg")
+            p_m2 = tl.load(stats + 2 * SPLIT + parts, mask=ok_p, other=0.0, cache_modifier=".cg")
+            total = tl.sum(p_n, 0)
+            mean = tl.sum(p_n * p_mean, 0) / total
+            delta = p_mean - mean
+            m2 = tl.sum(p_m2 + p_n * delta * delta, 0)
+            rstd = 1.0 / tl.sqrt(tl.maximum(m2 / total, 0.0) + eps)
+            o_base = out_ptr + row * row_len + lo
+            first_channel = (row % groups) * cpg
+            for c in tl.range(0, n_chunks):
+                cols, ok, v = rows._second_walk_chunk(x_base, c, n_chunks, n, lanes, BLOCK, REVERSE)
+                y = (v - mean) * rstd
+                if HAS_W or HAS_B:
+                    channel = first_channel + (lo + cols) // hw
+                    if HAS_W:
+                        y = y * tl.load(w_ptr + channel, mask=ok, other=1.0).to(tl.float32)
+                    if HAS_B:
+                        y = y + tl.load(b_ptr + channel, mask=ok, other=0.0).to(tl.float32)
+                tl.store(o_base + cols, y.to(out_ptr.dtype.element_ty), mask=ok)
+
+
+def reference(x, groups, weight=None, bias=None, eps=1e-5):
+    """nn.GroupNorm's forward in float64."""
+    w = None if weight is None else weight.double()
+    b = None if bias is None else bias.double()
+    return torch.nn.functional.group_norm(x.double(), groups, w, b, eps)
+
+
+def group_norm(x, weight, bias, out, groups, eps=1e-5, block=4096, num_warps=8, programs_per_sm=4,
+               split=0, reverse=True):
+    """out = group_norm(x, groups, weight, bias, eps) for a contiguous x [N, C, *spatial] (weight
+    and bias: [C] or None). split: programs per group (0: as many as keep the groups in flight
+    within half of L2)."""
+    if x.dim() < 2 or out.shape != x.shape:
+        raise ValueError("group_norm: expects x [N, C, *spatial] and out of the same shape")
+    if not (x.is_contiguous() and out.is_contiguous()):
+        raise ValueError("group_norm: contiguous input and output only")
+    if not (x.dtype.is_floating_point and out.dtype.is_floating_point):
+        raise ValueError("group_norm: float dtypes only")
+    n, channels = x.shape[0], x.shape[1]
+    if not isinstance(groups, int) or groups <= 0 or channels % groups:
+        raise ValueError(f"group_norm: {channels} channels do not split into {groups!r} groups")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.shape != (channels,) or not t.is_contiguous()):
+            raise ValueError(f"group_norm: {name} must be a contiguous [{channels}] tensor")
+    if not isinstance(split, int) or split < 0:
+        raise ValueError(f"group_norm: split must be a non-negative int, got {split!r}")
+    if x.numel() == 0:
+        return out
+    hw = x[0, 0].numel()
+    cpg = channels // groups
+    n_rows, row_len = n * groups, cpg * hw
+    device = x.device
+    programs = max(programs_per_sm, 1) * rows._sm_count(device)
+    if split == 0:
+        l2 = torch.cuda.get_device_properties(device).L2_cache_size if device.type == "cuda" else 1 << 20
+        split = rows.auto_split(row_len, x.element_size(), programs, l2)
+    chunk = triton.cdiv(triton.cdiv(row_len, split), block) * block
+    split = triton.cdiv(row_len, chunk)  # no empty chunks
+    partials = torch.empty(n_rows * 3 * split, dtype=torch.float32, device=device)
+    consts = dict(HAS_W=weight is not None, HAS_B=bias is not None, BLOCK=block, SPLIT=split,
+                  SPLIT_P2=triton.next_power_of_2(split), REVERSE=bool(reverse), num_warps=num_warps)
+    w = weight if weight is not None else x
+    b = bias if bias is not None else x
+    scalars = (n_rows, row_len, hw, cpg, groups, chunk, float(eps))
+    grid = 0
+    counts = partials
+    if not rows._interpreted(device):
+        counts = torch.zeros(n_rows, dtype=torch.int32, device=device)
+        if split == 1:
+            grid = min(n_rows, programs)  # no program waits for another
+        else:
+            try:
+                compiled = _group_norm.warmup(x, w, b, out, partials, counts, *scalars, PHASE=0, grid=(1,),
+                                              **consts)
+                resident = min(max(programs_per_sm, 1), rows._resident_per_sm(compiled, num_warps, device))
+            except Exception:  # noqa: BLE001 - no occupancy known: two launches, which cannot hang
+                resident = 0
+            grid = min(n_rows * split, resident * rows._sm_count(device)) // split * split
+    if grid >= split and grid > 0:
+        _group_norm[(grid,)](x, w, b, out, partials, counts, *scalars, PHASE=0, **consts)
+        rows.last_split = (split, grid, "barrier")
+    else:
+        _group_norm[(n_rows * split,)](x, w, b, out, partials, counts, *scalars, PHASE=1, **consts)
+        _group_norm[(n_rows * split,)](x, w, b, out, partials, counts, *scalars, PHASE=2, **consts)
+        rows.last_split = (split, n_rows * split, "two launches")
+    return out
