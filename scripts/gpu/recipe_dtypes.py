@@ -16,7 +16,7 @@ from kernelopt.recipes.reduce_dim import reduce_dim, reference
 from kernelopt.recipes.row_two_pass import OPS as ROW_OPS
 from kernelopt.recipes.row_two_pass import row_two_pass
 from kernelopt.recipes.gemm import gemm, view
-from kernelopt.recipes.group_norm import group_norm
+from kernelopt.recipes.group_norm import group_norm, layer_norm
 from kernelopt.recipes.group_norm import reference as group_norm_reference
 from kernelopt.recipes.pool import avg_pool, max_pool
 from kernelopt.recipes.scan import cumsum_rows
@@ -134,6 +134,14 @@ for dtype in DTYPES:
         want = group_norm_reference(x.float(), groups, None if w is None else w.float(),
                                     None if b is None else b.float(), 1e-5)
         record("group_norm", f"split {split}", dtype, x.shape, got, want, t0)
+    # layer_norm over the trailing two dims (rows of 123 x 457), elementwise affine.
+    t0 = time.time()
+    x = torch.randn(7, 9, 123, 457, device="cuda").to(dtype)
+    w, b = (torch.randn(123, 457, device="cuda").to(dtype) for _ in range(2))
+    got = torch.empty_like(x)
+    layer_norm(x, w, b, got, 2, 1e-5, 4096, 8, 4, 0, 1)
+    want = torch.nn.functional.layer_norm(x.double(), (123, 457), w.double(), b.double(), 1e-5)
+    record("group_norm", "layer_norm", dtype, x.shape, got, want, t0)
     # gemm (the --no-dispatch-aware ablation): mm with a transposed weight view, addmm with a
     # broadcast bias, bmm; ragged tiles; the engine's first settings.
     for m, n, k in ((300, 257, 129), (33, 1000, 70)):

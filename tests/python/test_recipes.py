@@ -167,7 +167,7 @@ def test_row_two_pass_split_rows_match_pytorch():
 GROUP_NORM = """
 import torch
 from kernelopt.recipes import row_two_pass as rows
-from kernelopt.recipes.group_norm import group_norm, reference
+from kernelopt.recipes.group_norm import group_norm, layer_norm, reference
 torch.manual_seed(0)
 # Groups split among programs and not; 3-D, 4-D and 5-D inputs; with and without the affine
 # parameters; a large mean against a small spread (the shift); a chunk boundary inside a channel.
@@ -188,6 +188,34 @@ for dtype in (torch.float32, torch.float16):
                     tol = 2e-4 if dtype == torch.float32 else 2e-2
                     err = (out.double() - want).abs().max().item()
                     assert err <= tol * (1 + want.abs().max().item()), (dtype, shape, groups, affine, split, err)
+# Instance norm: one channel per group, per-channel affine.
+x = torch.randn(3, 5, 4, 6)
+w, b = torch.randn(5), torch.randn(5)
+for split in (1, 3):
+    out = torch.empty_like(x)
+    group_norm(x, w, b, out, 5, 1e-5, block=8, num_warps=1, split=split)
+    want = torch.nn.functional.instance_norm(x.double(), weight=w.double(), bias=b.double(), eps=1e-5)
+    assert (out.double() - want).abs().max() < 1e-4, split
+# Layer norm over the trailing 1 and 2 dims, affine element by element, and without parameters.
+for dims, shape in ((2, (3, 4, 7, 5)), (1, (6, 37))):
+    x = torch.randn(shape) * 3 + 1
+    norm_shape = shape[len(shape) - dims:]
+    w, b = torch.randn(norm_shape), torch.randn(norm_shape)
+    for params in ((w, b), (None, None)):
+        for split in (0, 2):
+            out = torch.empty_like(x)
+            layer_norm(x, params[0], params[1], out, dims, 1e-5, block=8, num_warps=1, split=split)
+            want = torch.nn.functional.layer_norm(x.double(), norm_shape, None if params[0] is None else w.double(),
+                                                  None if params[1] is None else b.double(), 1e-5)
+            assert (out.double() - want).abs().max() < 1e-4, (dims, shape, split)
+for call in (lambda: layer_norm(torch.zeros(2, 3), torch.zeros(4), None, torch.zeros(2, 3), 1),
+             lambda: layer_norm(torch.zeros(2, 3), None, None, torch.zeros(2, 3), 3)):
+    try:
+        call()
+    except ValueError as e:
+        assert "layer_norm" in str(e)
+    else:
+        raise AssertionError("accepted")
 for bad in [dict(x=torch.zeros(2, 5, 3), groups=2), dict(x=torch.zeros(2, 4, 3).transpose(1, 2), groups=3)]:
     try:
         group_norm(bad["x"], None, None, torch.zeros_like(bad["x"]), bad["groups"])
@@ -199,7 +227,7 @@ print("ok")
 """
 
 
-def test_group_norm_matches_pytorch_split_or_not():
+def test_group_instance_and_layer_norm_match_pytorch_split_or_not():
     assert run_interpreted(GROUP_NORM, timeout=600).strip() == "ok"
 
 

@@ -411,7 +411,8 @@ TEST(RecipeMatch, GroupNormOverBothLaunches) {
   const auto m = search::match_recipe(c.run.code, c.map, c.map.segments[0]);
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->recipe, "group_norm");
-  EXPECT_EQ(m->params, (nlohmann::json{{"x", "arg2_1"},
+  EXPECT_EQ(m->params, (nlohmann::json{{"kind", "group"},
+                                       {"x", "arg2_1"},
                                        {"weight", "arg0_1"},
                                        {"bias", "arg1_1"},
                                        {"groups", 8},
@@ -456,6 +457,66 @@ TEST(RecipeMatch, GroupNormOverBothLaunches) {
       EXPECT_FALSE(search::match_group_norm(n.run.code, n.map, segment).has_value());
     }
   }
+}
+
+// The instance and layer forms of Inductor's decompositions (as make_fx with Inductor's table
+// writes them), made from the real L1/35 capture's text: instance norm reads x viewed as
+// [1, N * C, *spatial] over [0, 2, 3] (group_norm with C groups); layer norm reads x itself over
+// its trailing dims, with parameters of those dims' shape (layer_norm), and is refused when the
+// parameters are per channel.
+std::string replaced(std::string text,
+                     const std::vector<std::pair<std::string, std::string>>& subs) {
+  for (const auto& [from, to] : subs) {
+    for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size()) {
+      text.replace(at, from.size(), to);
+    }
+  }
+  return text;
+}
+
+std::optional<search::RecipeMatch> norm_match(const std::string& text) {
+  Captured c;
+  c.run.code = inductor::parse_output_code(text);
+  c.map = analysis::build_dispatch_map({c.run}, {});
+  return search::match_recipe(c.run.code, c.map, c.map.segments.at(0));
+}
+
+TEST(RecipeMatch, InstanceAndLayerNormForms) {
+  std::ifstream in(fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures/output_code/real" /
+                   "h200_level1_35_GroupNorm__graph_0.py");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  const std::string group = buffer.str();
+
+  const auto instance = norm_match(replaced(group, {{"[112, 8, 8, 262144]", "[1, 7168, 512, 512]"},
+                                                    {"(%view, [2, 3])", "(%view, [0, 2, 3])"}}));
+  ASSERT_TRUE(instance.has_value());
+  EXPECT_EQ(instance->recipe, "group_norm");
+  EXPECT_EQ(instance->params.at("kind"), "instance");
+  EXPECT_EQ(instance->params.at("groups"), 64);
+  EXPECT_EQ(instance->params.at("row_bytes"), 262144L * 4);
+  EXPECT_NE(search::candidate_source(*instance, 0, search::recipe_settings(*instance).front())
+                .find("group_norm(inputs[\"arg2_1\"], inputs[\"arg0_1\"], inputs[\"arg1_1\"], "
+                      "out, 64, 1e-05,"),
+            std::string::npos);
+
+  const std::string layer_text = replaced(group, {{"(%view, [2, 3])", "(%arg2_1, [2, 3])"}});
+  EXPECT_FALSE(norm_match(layer_text).has_value());  // [64] parameters: not a layer's
+  const auto layer = norm_match(replaced(
+      layer_text,
+      {{"\"f32[64][1]cuda:0\" = PlaceHolder", "\"f32[512, 512][512, 1]cuda:0\" = PlaceHolder"}}));
+  ASSERT_TRUE(layer.has_value());
+  EXPECT_EQ(layer->params.at("kind"), "layer");
+  EXPECT_EQ(layer->params.at("dims"), 2);
+  const std::string text =
+      search::candidate_source(*layer, 0, search::recipe_settings(*layer).front());
+  EXPECT_NE(text.find("from kernelopt.recipes.group_norm import layer_norm"), std::string::npos);
+  EXPECT_NE(text.find("layer_norm(inputs[\"arg2_1\"], inputs[\"arg0_1\"], inputs[\"arg1_1\"], out, "
+                      "2, 1e-05,"),
+            std::string::npos)
+      << text;
+  // Statistics over a leading dim are neither form.
+  EXPECT_FALSE(norm_match(replaced(group, {{"(%view, [2, 3])", "(%view, [1, 2])"}})).has_value());
 }
 
 // x / sum(abs(x), 1, keepdim=True) on a real H200 capture; the same with the sum's input not

@@ -1,6 +1,8 @@
 """Group normalization (nn.GroupNorm's forward: biased variance, optional per-channel weight and
 bias) of a contiguous float input [N, C, *spatial], as Inductor computes it: one launch of
-statistics, one of the output, reading the input twice from HBM.
+statistics, one of the output, reading the input twice from HBM. Instance normalization is the
+same with one channel per group; layer normalization (`layer_norm`) the same kernel over rows of
+the trailing dimensions, with the affine parameters element by element.
 
 A group of sample n is one contiguous row of (C / G) * prod(spatial) elements. The recipe walks
 each row twice in one launch, with rows split among programs as `row_two_pass` does (`split`: 0
@@ -88,30 +90,58 @@ def reference(x, groups, weight=None, bias=None, eps=1e-5):
     return torch.nn.functional.group_norm(x.double(), groups, w, b, eps)
 
 
+def _check(x, out, name):
+    if out.shape != x.shape:
+        raise ValueError(f"{name}: out must have x's shape")
+    if not (x.is_contiguous() and out.is_contiguous()):
+        raise ValueError(f"{name}: contiguous input and output only")
+    if not (x.dtype.is_floating_point and out.dtype.is_floating_point):
+        raise ValueError(f"{name}: float dtypes only")
+
+
 def group_norm(x, weight, bias, out, groups, eps=1e-5, block=4096, num_warps=8, programs_per_sm=4,
                split=0, reverse=True):
     """out = group_norm(x, groups, weight, bias, eps) for a contiguous x [N, C, *spatial] (weight
-    and bias: [C] or None). split: programs per group (0: as many as keep the groups in flight
-    within half of L2)."""
-    if x.dim() < 2 or out.shape != x.shape:
-        raise ValueError("group_norm: expects x [N, C, *spatial] and out of the same shape")
-    if not (x.is_contiguous() and out.is_contiguous()):
-        raise ValueError("group_norm: contiguous input and output only")
-    if not (x.dtype.is_floating_point and out.dtype.is_floating_point):
-        raise ValueError("group_norm: float dtypes only")
+    and bias: [C] or None); instance norm is groups = C. split: programs per group (0: as many as
+    keep the groups in flight within half of L2)."""
+    if x.dim() < 2:
+        raise ValueError("group_norm: expects x [N, C, *spatial]")
+    _check(x, out, "group_norm")
     n, channels = x.shape[0], x.shape[1]
     if not isinstance(groups, int) or groups <= 0 or channels % groups:
         raise ValueError(f"group_norm: {channels} channels do not split into {groups!r} groups")
-    for name, t in (("weight", weight), ("bias", bias)):
-        if t is not None and (t.shape != (channels,) or not t.is_contiguous()):
-            raise ValueError(f"group_norm: {name} must be a contiguous [{channels}] tensor")
+    hw = x[0, 0].numel() if x.numel() else 0
+    cpg = channels // groups
+    return _launch(x, weight, bias, out, n * groups, cpg * hw, hw, cpg, groups, (channels,), eps, block,
+                   num_warps, programs_per_sm, split, reverse, "group_norm")
+
+
+def layer_norm(x, weight, bias, out, dims, eps=1e-5, block=4096, num_warps=8, programs_per_sm=4,
+               split=0, reverse=True):
+    """out = layer_norm(x, x.shape[-dims:], weight, bias, eps) for a contiguous x (weight and bias:
+    of shape x.shape[-dims:] or None): each row of the trailing `dims` dimensions normalized, the
+    affine parameters element by element."""
+    if not isinstance(dims, int) or not 1 <= dims <= x.dim():
+        raise ValueError(f"layer_norm: dims must be an int in [1, {x.dim()}], got {dims!r}")
+    _check(x, out, "layer_norm")
+    shape = tuple(x.shape[x.dim() - dims:])
+    row = 1
+    for size in shape:
+        row *= size
+    # The group kernel with one group of `row` channels of one element: weight[col].
+    return _launch(x, weight, bias, out, x.numel() // max(row, 1), row, 1, row, 1, shape, eps, block,
+                   num_warps, programs_per_sm, split, reverse, "layer_norm")
+
+
+def _launch(x, weight, bias, out, n_rows, row_len, hw, cpg, groups, affine_shape, eps, block, num_warps,
+            programs_per_sm, split, reverse, name):
+    for what, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (tuple(t.shape) != tuple(affine_shape) or not t.is_contiguous()):
+            raise ValueError(f"{name}: {what} must be a contiguous tensor of shape {list(affine_shape)}")
     if not isinstance(split, int) or split < 0:
-        raise ValueError(f"group_norm: split must be a non-negative int, got {split!r}")
+        raise ValueError(f"{name}: split must be a non-negative int, got {split!r}")
     if x.numel() == 0:
         return out
-    hw = x[0, 0].numel()
-    cpg = channels // groups
-    n_rows, row_len = n * groups, cpg * hw
     device = x.device
     programs = max(programs_per_sm, 1) * rows._sm_count(device)
     if split == 0:

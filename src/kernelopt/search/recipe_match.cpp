@@ -536,19 +536,56 @@ std::optional<std::vector<long>> integer_list(const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+// A literal int list "[a, b]" as numbers, or nullopt.
+std::optional<std::vector<long>> int_list(const std::string& text) {
+  if (text.size() < 2 || text.front() != '[' || text.back() != ']') return std::nullopt;
+  std::vector<long> values;
+  for (const auto& item : inductor::detail::split_top_level(text.substr(1, text.size() - 2), ',')) {
+    const auto value = integer(std::string(inductor::detail::trim(item)));
+    if (!value) return std::nullopt;
+    values.push_back(*value);
+  }
+  return values;
+}
+
+// The node's literal sizes, or nullopt.
+std::optional<std::vector<long>> literal_shape(const inductor::FragmentNode& node) {
+  std::vector<long> sizes;
+  for (const auto& size : node.shape) {
+    const auto value = integer(size);
+    if (!value) return std::nullopt;
+    sizes.push_back(*value);
+  }
+  return sizes;
+}
+
+long product(std::vector<long>::const_iterator first, std::vector<long>::const_iterator last) {
+  return std::accumulate(first, last, 1L, std::multiplies<>());
+}
+
+}  // namespace
+
 std::optional<RecipeMatch> match_group_norm(const inductor::OutputCode& code,
                                             const analysis::DispatchMap& map,
                                             const analysis::Segment& segment) {
-  static const std::set<std::string> allowed = {"torch.ops.aten.reshape.default",
-                                                "torch.ops.aten.view.default",
-                                                "torch.ops.aten.var_mean.correction",
+  static const std::string reshape = "torch.ops.aten.reshape.default";
+  static const std::string view_op = "torch.ops.aten.view.default";
+  static const std::string unsqueeze = "torch.ops.aten.unsqueeze.default";
+  static const std::string repeat = "torch.ops.aten.repeat.default";
+  static const std::string var_mean = "torch.ops.aten.var_mean.correction";
+  static const std::set<std::string> allowed = {reshape,
+                                                view_op,
+                                                var_mean,
+                                                unsqueeze,
+                                                repeat,
+                                                "torch.ops.aten.squeeze.dims",
                                                 "torch.ops.aten.sub.Tensor",
                                                 "torch.ops.aten.add.Tensor",
                                                 "torch.ops.aten.rsqrt.default",
                                                 "torch.ops.aten.mul.Tensor",
-                                                "torch.ops.aten.unsqueeze.default",
                                                 "torch.ops.prims.convert_element_type.default"};
-  static const std::string var_mean = "torch.ops.aten.var_mean.correction";
   if (segment.outputs.size() != 1) return std::nullopt;  // mean / rstd also kept: training
   const auto fragments = all_fragments(code, map, segment);
   if (!fragments) return std::nullopt;
@@ -556,14 +593,14 @@ std::optional<RecipeMatch> match_group_norm(const inductor::OutputCode& code,
   if (!index) return std::nullopt;
   const std::vector<const inductor::FragmentNode*>& calls = index->calls;
   const auto arg_node = [&](const std::string& arg) { return index->arg(arg); };
-  // A [C] placeholder reached through unsqueezes (a weight or bias), or nullptr.
-  const auto per_channel = [&](const std::string& arg) -> const inductor::FragmentNode* {
+  // A placeholder reached through unsqueezes and a repeat (a weight or bias), or nullptr.
+  const auto affine_input = [&](const std::string& arg) -> const inductor::FragmentNode* {
     const inductor::FragmentNode* node = arg_node(arg);
-    while (node != nullptr && node->target == "torch.ops.aten.unsqueeze.default" &&
+    while (node != nullptr && (node->target == unsqueeze || node->target == repeat) &&
            !node->args.empty()) {
       node = arg_node(node->args[0]);
     }
-    return node != nullptr && node->op == "placeholder" && node->shape.size() == 1 ? node : nullptr;
+    return node != nullptr && node->op == "placeholder" ? node : nullptr;
   };
   const inductor::FragmentNode* stats = nullptr;
   bool has_rsqrt = false;
@@ -574,75 +611,103 @@ std::optional<RecipeMatch> match_group_norm(const inductor::OutputCode& code,
     }
     has_rsqrt |= node->target == "torch.ops.aten.rsqrt.default";
   }
-  if (stats == nullptr || !has_rsqrt || stats->args.size() != 2 || stats->args[1] != "[2, 3]" ||
+  if (stats == nullptr || !has_rsqrt || stats->args.size() != 2 ||
       std::find(stats->kwargs.begin(), stats->kwargs.end(), "correction: 0") ==
           stats->kwargs.end()) {
     return std::nullopt;
   }
-  const inductor::FragmentNode* view = arg_node(stats->args[0]);
-  if (view == nullptr || view->args.size() != 2 ||
-      (view->target != "torch.ops.aten.reshape.default" &&
-       view->target != "torch.ops.aten.view.default")) {
-    return std::nullopt;
-  }
-  const inductor::FragmentNode* x = arg_node(view->args[0]);
-  if (x == nullptr || x->op != "placeholder" || !float_dtype(x->dtype) || x->shape.size() < 3 ||
+  const auto dims = int_list(stats->args[1]);
+  const inductor::FragmentNode* source = arg_node(stats->args[0]);
+  if (!dims || dims->empty() || source == nullptr) return std::nullopt;
+  // x is the statistics' input, or the input of the reshape they read.
+  const bool reshaped = source->target == reshape || source->target == view_op;
+  const inductor::FragmentNode* x = reshaped && source->args.size() == 2
+                                        ? arg_node(source->args[0])
+                                        : (source->op == "placeholder" ? source : nullptr);
+  if (x == nullptr || x->op != "placeholder" || !float_dtype(x->dtype) ||
       x->stride.size() != x->shape.size() || !contiguous_after(*x, -1)) {
     return std::nullopt;
   }
-  // The reshape [N, G, C / G, prod(spatial)] of x [N, C, *spatial], every size a literal.
-  std::vector<long> grouped;
-  std::string list = view->args[1];
-  if (list.size() < 2 || list.front() != '[' || list.back() != ']') return std::nullopt;
-  for (const auto& item : inductor::detail::split_top_level(list.substr(1, list.size() - 2), ',')) {
-    const auto value = integer(std::string(inductor::detail::trim(item)));
-    if (!value) return std::nullopt;
-    grouped.push_back(*value);
+  const auto sizes = literal_shape(*x);
+  if (!sizes || sizes->size() < 2) return std::nullopt;
+  const long rank = static_cast<long>(sizes->size());
+  // The three forms: group [N, G, C / G, prod(spatial)] over [2, 3]; instance [1, N * C,
+  // *spatial] over [0, 2, ...]; layer: x itself over its trailing dims.
+  std::string kind;
+  long groups = 0;
+  long row = 0;  // elements per row (a group, an instance, a layer)
+  std::vector<long> affine_shape;
+  if (reshaped) {
+    const auto grouped = int_list(source->args[1]);
+    if (!grouped || rank < 3) return std::nullopt;
+    const long spatial = product(sizes->begin() + 2, sizes->end());
+    std::vector<long> instance_dims = {0};
+    for (long d = 2; d < rank; ++d)
+      instance_dims.push_back(d);
+    if (grouped->size() == 4 && *dims == std::vector<long>{2, 3} && (*grouped)[0] == (*sizes)[0] &&
+        (*grouped)[1] > 0 && (*grouped)[1] * (*grouped)[2] == (*sizes)[1] &&
+        (*grouped)[3] == spatial) {
+      kind = "group";
+      groups = (*grouped)[1];
+      row = (*grouped)[2] * spatial;
+    } else if (static_cast<long>(grouped->size()) == rank && (*grouped)[0] == 1 &&
+               (*grouped)[1] == (*sizes)[0] * (*sizes)[1] &&
+               std::equal(grouped->begin() + 2, grouped->end(), sizes->begin() + 2) &&
+               *dims == instance_dims) {
+      kind = "instance";
+      groups = (*sizes)[1];
+      row = spatial;
+    } else {
+      return std::nullopt;
+    }
+    affine_shape = {(*sizes)[1]};
+  } else {
+    const long first = dims->front();
+    for (std::size_t i = 0; i < dims->size(); ++i) {
+      if ((*dims)[i] != first + static_cast<long>(i)) return std::nullopt;
+    }
+    if (first < 1 || dims->back() != rank - 1) return std::nullopt;
+    kind = "layer";
+    groups = rank - first;  // for a layer norm: how many trailing dims
+    row = product(sizes->begin() + first, sizes->end());
+    affine_shape.assign(sizes->begin() + first, sizes->end());
   }
-  std::vector<long> sizes;
-  for (const auto& size : x->shape) {
-    const auto value = integer(size);
-    if (!value) return std::nullopt;
-    sizes.push_back(*value);
-  }
-  const long spatial = std::accumulate(sizes.begin() + 2, sizes.end(), 1L, std::multiplies<>());
-  if (grouped.size() != 4 || grouped[0] != sizes[0] || grouped[1] <= 0 ||
-      grouped[1] * grouped[2] != sizes[1] || grouped[3] != spatial) {
-    return std::nullopt;
-  }
-  // eps: add(variance, literal); weight: mul(_, [C]); bias: add(_, [C]).
+  // eps: add(variance, literal); weight: mul(_, parameter); bias: add(_, parameter).
   std::optional<std::string> eps;
   const inductor::FragmentNode* weight = nullptr;
   const inductor::FragmentNode* bias = nullptr;
   for (const auto* node : calls) {
     if (node->args.size() != 2) continue;
+    const inductor::FragmentNode* param = affine_input(node->args[1]);
+    if (param != nullptr && param->name == x->name) param = nullptr;
     if (node->target == "torch.ops.aten.add.Tensor") {
-      if (const auto* b = per_channel(node->args[1])) {
-        bias = b;
+      if (param != nullptr) {
+        bias = param;
       } else if (node->args[1].find('%') == std::string::npos) {
         eps = node->args[1];
       }
     }
-    if (node->target == "torch.ops.aten.mul.Tensor") {
-      if (const auto* w = per_channel(node->args[1])) weight = w;
-    }
+    if (node->target == "torch.ops.aten.mul.Tensor" && param != nullptr) weight = param;
   }
   for (const auto* p : {weight, bias}) {
-    if (p != nullptr && (p->shape[0] != x->shape[1] || !float_dtype(p->dtype))) {
+    if (p != nullptr && (literal_shape(*p) != affine_shape || !float_dtype(p->dtype) ||
+                         !contiguous_after(*p, -1))) {
       return std::nullopt;
     }
   }
   if (!eps) return std::nullopt;
   const long element = x->dtype == "f32" ? 4 : 2;
-  nlohmann::json params = {{"x", x->name},
+  nlohmann::json params = {{"kind", kind},
+                           {"x", x->name},
                            {"weight", weight != nullptr ? nlohmann::json(weight->name) : nullptr},
                            {"bias", bias != nullptr ? nlohmann::json(bias->name) : nullptr},
-                           {"groups", grouped[1]},
+                           {kind == "layer" ? "dims" : "groups", groups},
                            {"eps", *eps},
-                           {"row_bytes", grouped[2] * grouped[3] * element}};
+                           {"row_bytes", row * element}};
   return RecipeMatch{
       "group_norm", params,
-      fmt::format("group_norm ({} groups, eps {}{}{}) of {}[{}]", grouped[1], *eps,
+      fmt::format("{} norm ({} {}, eps {}{}{}) of {}[{}]", kind, groups,
+                  kind == "layer" ? "trailing dims" : "groups", *eps,
                   weight != nullptr ? ", weight" : "", bias != nullptr ? ", bias" : "", x->dtype,
                   fmt::join(x->shape, ", "))};
 }
@@ -1256,13 +1321,16 @@ std::string candidate_source(const RecipeMatch& match,
       return name.is_null() ? std::string("None")
                             : fmt::format("inputs[\"{}\"]", name.get<std::string>());
     };
-    return prelude(match, segment, "group_norm") +
+    const bool layer = p.value("kind", "group") == "layer";
+    const char* function = layer ? "layer_norm" : "group_norm";
+    return prelude(match, segment, function) +
            fmt::format(
                "    (out,) = outputs.values()\n"
-               "    group_norm({x}, {w}, {b}, out, {groups}, {eps}, {block}, {warps}, {pps}, "
+               "    {function}({x}, {w}, {b}, out, {groups}, {eps}, {block}, {warps}, {pps}, "
                "{split}, {reverse})\n",
-               fmt::arg("x", tensor(p.at("x"))), fmt::arg("w", tensor(p.at("weight"))),
-               fmt::arg("b", tensor(p.at("bias"))), fmt::arg("groups", p.at("groups").get<long>()),
+               fmt::arg("function", function), fmt::arg("x", tensor(p.at("x"))),
+               fmt::arg("w", tensor(p.at("weight"))), fmt::arg("b", tensor(p.at("bias"))),
+               fmt::arg("groups", p.at(layer ? "dims" : "groups").get<long>()),
                fmt::arg("eps", p.at("eps").get<std::string>()),
                fmt::arg("block", settings.value("block", 4096)),
                fmt::arg("warps", settings.value("num_warps", 8)),
