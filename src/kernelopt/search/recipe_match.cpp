@@ -642,8 +642,9 @@ std::optional<RecipeMatch> match_group_norm(const inductor::OutputCode& code,
     if (!grouped || rank < 3) return std::nullopt;
     const long spatial = product(sizes->begin() + 2, sizes->end());
     std::vector<long> instance_dims = {0};
-    for (long d = 2; d < rank; ++d)
+    for (long d = 2; d < rank; ++d) {
       instance_dims.push_back(d);
+    }
     if (grouped->size() == 4 && *dims == std::vector<long>{2, 3} && (*grouped)[0] == (*sizes)[0] &&
         (*grouped)[1] > 0 && (*grouped)[1] * (*grouped)[2] == (*sizes)[1] &&
         (*grouped)[3] == spatial) {
