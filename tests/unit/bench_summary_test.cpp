@@ -266,6 +266,16 @@ TEST(SearchTriage, SkipsSegmentsAtTheirFloorOrWithATinyShare) {
   ASSERT_EQ(conv.size(), 1U);
   EXPECT_NE(conv.at(0).find("% of the GPU time: not worth a search"), std::string::npos);
   EXPECT_TRUE(engine::worthless_segments(json::object()).empty());
+  // A norm at its two-pass floor is searched: the one-pass floor leaves 1.48x.
+  const json norm = {{"segments",
+                      {{{"id", 0},
+                        {"share", 1.0},
+                        {"time_ms", 5.25},
+                        {"floor_ms", 5.31},
+                        {"headroom", 5.25 / 5.31},
+                        {"bytes", 15.0e9},
+                        {"reread_bytes", 7.5e9}}}}};
+  EXPECT_TRUE(engine::worthless_segments(norm).empty());
 }
 
 // Every worker of a run directory compiles into the run's own Inductor cache, so that the

@@ -61,6 +61,32 @@ TEST(Analyst, FloorFirstThenTheCounters) {
   }
 }
 
+// A norm at its two-pass floor (L1/35's GroupNorm: 5.25 ms against 5.31) is not near-optimal: its
+// one-pass floor (3.54 ms) is what a kernel whose second read hits L2 can approach. The triage's
+// at_floor reads the same from show's JSON.
+TEST(Analyst, ATwoPassFloorIsMeasuredAgainstTheOnePassFloor) {
+  SegmentProfile norm = profile(5.25, 5.31);
+  EXPECT_EQ(analyze(norm).bottleneck, Bottleneck::kNearOptimal);
+  norm.one_pass_floor_ms = 3.54;
+  const Analysis a = analyze(norm);
+  EXPECT_EQ(a.bottleneck, Bottleneck::kMemoryBound);
+  EXPECT_NEAR(*a.headroom, 5.25 / 5.31, 1e-12);  // still reported against the stated floor
+  EXPECT_NE(a.why.find("two-pass; 1.48x the one-pass floor"), std::string::npos) << a.why;
+
+  nlohmann::json segment = {{"id", 0},
+                            {"share", 1.0},
+                            {"time_ms", 5.25},
+                            {"floor_ms", 5.31},
+                            {"headroom", 5.25 / 5.31},
+                            {"bytes", 15.0e9},
+                            {"reread_bytes", 7.5e9}};
+  EXPECT_NEAR(*one_pass_floor(segment), 3.54, 1e-9);
+  EXPECT_FALSE(at_floor(segment));
+  segment.erase("reread_bytes");
+  EXPECT_FALSE(one_pass_floor(segment).has_value());
+  EXPECT_TRUE(at_floor(segment));
+}
+
 Attempt attempt(const std::string& strategy, int block, bool correct, std::optional<double> ratio) {
   Attempt a;
   a.segment = 2;

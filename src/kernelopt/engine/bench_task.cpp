@@ -163,7 +163,7 @@ std::map<int, std::string> worthless_segments(const nlohmann::json& show) {
     const auto& headroom = s.contains("headroom") ? s.at("headroom") : nlohmann::json();
     if (share < 0.02) {
       skip[id] = fmt::format("{:.1f}% of the GPU time: not worth a search", 100.0 * share);
-    } else if (headroom.is_number() && headroom.get<double>() < search::kNearFloor) {
+    } else if (search::at_floor(s)) {
       skip[id] =
           fmt::format("at its floor (headroom {:.2f}x): nothing to gain", headroom.get<double>());
     }

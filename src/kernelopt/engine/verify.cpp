@@ -200,6 +200,7 @@ std::map<int, search::SegmentProfile> profile_segments(worker::Worker& worker,
     if (seg.contains("floor_ms") && seg.at("floor_ms").is_number()) {
       p.floor_ms = seg.at("floor_ms").get<double>();
     }
+    p.one_pass_floor_ms = search::one_pass_floor(seg);
     out[p.segment] = p;
   };
   if (options.baseline.is_object() && options.baseline.contains("segments")) {

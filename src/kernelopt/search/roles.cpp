@@ -33,14 +33,41 @@ std::string to_string(Bottleneck b) {
   return "unknown";
 }
 
+std::optional<double> one_pass_floor(const nlohmann::json& segment) {
+  const auto number = [&](const char* key) {
+    return segment.contains(key) && segment.at(key).is_number() ? segment.at(key).get<double>()
+                                                                : 0.0;
+  };
+  const double floor = number("floor_ms");
+  const double bytes = number("bytes");
+  const double reread = number("reread_bytes");
+  if (floor <= 0 || bytes <= 0 || reread <= 0) return std::nullopt;
+  return floor * bytes / (bytes + reread);
+}
+
+bool at_floor(const nlohmann::json& segment) {
+  if (!segment.contains("headroom") || !segment.at("headroom").is_number()) return false;
+  const auto one_pass = one_pass_floor(segment);
+  if (one_pass && segment.contains("time_ms") && segment.at("time_ms").is_number()) {
+    return segment.at("time_ms").get<double>() < kNearFloor * *one_pass;
+  }
+  return segment.at("headroom").get<double>() < kNearFloor;
+}
+
 Analysis analyze(const SegmentProfile& p) {
   Analysis a;
   a.segment = p.segment;
   if (p.floor_ms && *p.floor_ms > 0) a.headroom = p.time_ms / *p.floor_ms;
-  const std::string head = a.headroom
-                               ? fmt::format("{:.3f} ms, {:.2f}x its floor", p.time_ms, *a.headroom)
-                               : fmt::format("{:.3f} ms, floor unknown", p.time_ms);
-  if (a.headroom && *a.headroom < kNearFloor) {
+  std::string head = a.headroom
+                         ? fmt::format("{:.3f} ms, {:.2f}x its floor", p.time_ms, *a.headroom)
+                         : fmt::format("{:.3f} ms, floor unknown", p.time_ms);
+  // A two-pass floor is near only when the one-pass floor is too.
+  double measure = a.headroom.value_or(0);
+  if (a.headroom && p.one_pass_floor_ms && *p.one_pass_floor_ms > 0) {
+    measure = p.time_ms / *p.one_pass_floor_ms;
+    head += fmt::format(" (two-pass; {:.2f}x the one-pass floor)", measure);
+  }
+  if (a.headroom && measure < kNearFloor) {
     a.bottleneck = Bottleneck::kNearOptimal;
     a.why = head;
     return a;

@@ -29,13 +29,25 @@ struct SegmentProfile {
   int segment = 0;
   double time_ms = 0;
   std::optional<double> floor_ms;
+  // Where floor_ms is the two-pass floor (a norm or softmax whose rows do not fit on chip): the
+  // one-pass floor, which a kernel whose second read hits L2 can approach.
+  std::optional<double> one_pass_floor_ms;
   double share = 0;  // of the model's GPU time
   std::optional<KernelCounters> counters;
 };
 
 // A segment whose time is under this multiple of its floor has nothing to gain: the analyst calls
-// it near-optimal and the bench's triage does not search it.
+// it near-optimal and the bench's triage does not search it. For a two-pass floor the measure is
+// the one-pass floor: rows split among programs reread from L2 (L1/23's softmax beat its two-pass
+// floor by 5%).
 inline constexpr double kNearFloor = 1.03;
+
+// The one-pass floor of a segment of show's JSON whose floor is two-pass ("reread_bytes" > 0):
+// floor_ms * bytes / (bytes + reread_bytes); nullopt otherwise.
+std::optional<double> one_pass_floor(const nlohmann::json& segment);
+
+// Whether a segment of show's JSON is at its floor (the one-pass floor where it has one).
+bool at_floor(const nlohmann::json& segment);
 
 enum class Bottleneck { kNearOptimal, kMemoryBound, kComputeBound, kUnderutilized, kUnknown };
 
