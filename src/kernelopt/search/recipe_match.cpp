@@ -808,25 +808,11 @@ namespace {
 // The text inside the outermost parentheses of `call(...)` split at its top-level commas.
 std::optional<std::vector<std::string>> call_arguments(const std::string& text,
                                                        const std::string& callee) {
-  if (text.rfind(callee + "(", 0) != 0 || text.back() != ')') return std::nullopt;
-  std::vector<std::string> parts;
-  std::string current;
-  int depth = 0;
-  for (std::size_t i = callee.size() + 1; i + 1 < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '(' || c == '[') ++depth;
-    if (c == ')' || c == ']') --depth;
-    if (depth < 0) return std::nullopt;
-    if (c == ',' && depth == 0) {
-      parts.push_back(current);
-      current.clear();
-      continue;
-    }
-    if (c != ' ' || !current.empty()) current += c;
-  }
-  if (depth != 0) return std::nullopt;
-  parts.push_back(current);
-  return parts;
+  if (text.rfind(callee + "(", 0) != 0) return std::nullopt;
+  const std::size_t open = callee.size();
+  if (inductor::detail::find_closing(text, open) != text.size() - 1) return std::nullopt;
+  return inductor::detail::split_top_level(
+      std::string_view(text).substr(open + 1, text.size() - open - 2), ',');
 }
 
 // A literal sequence of integers between `open` and `close`, as Inductor writes sizes and
