@@ -34,17 +34,6 @@ def emit(record):
     out.flush()
 
 
-def reference(x, op):
-    x = x.double()
-    if op == "l2_normalize":
-        return x / torch.norm(x, p=2, dim=1, keepdim=True)
-    if op == "l1_normalize":
-        return x / x.abs().sum(1, keepdim=True)
-    if op == "l1_mean_normalize":
-        return x / x.abs().mean(1, keepdim=True)
-    return torch.softmax(x, 1) if op == "softmax" else torch.log_softmax(x, 1)
-
-
 # Correctness: odd row lengths, a padded row stride, several splits (auto included).
 for dtype in () if cli.time_only else (torch.float32, torch.bfloat16, torch.float16):
     for rows, cols, stride, splits in ((37, 100003, 100003, (0, 3, 16)), (300, 20011, 20480, (5,))):
@@ -54,7 +43,7 @@ for dtype in () if cli.time_only else (torch.float32, torch.bfloat16, torch.floa
             xin = x.clone()
             if op.endswith("normalize"):
                 xin[1, :5000] = 0.25
-            want = reference(xin, op)
+            want = rtp.reference(xin, op)
             for split in splits:
                 t0 = time.time()
                 got = torch.full((rows, stride), float("nan"), device="cuda", dtype=dtype)[:, :cols]

@@ -142,38 +142,12 @@ def _launch(x, weight, bias, out, n_rows, row_len, hw, cpg, groups, affine_shape
         raise ValueError(f"{name}: split must be a non-negative int, got {split!r}")
     if x.numel() == 0:
         return out
-    device = x.device
-    programs = max(programs_per_sm, 1) * rows._sm_count(device)
-    if split == 0:
-        l2 = torch.cuda.get_device_properties(device).L2_cache_size if device.type == "cuda" else 1 << 20
-        split = rows.auto_split(row_len, x.element_size(), programs, l2)
-    chunk = triton.cdiv(triton.cdiv(row_len, split), block) * block
-    split = triton.cdiv(row_len, chunk)  # no empty chunks
-    partials = torch.empty(n_rows * 3 * split, dtype=torch.float32, device=device)
+    split, chunk = rows.split_rows(row_len, x.element_size(), block, split,
+                                   max(programs_per_sm, 1) * rows._sm_count(x.device), x.device)
+    partials = torch.empty(n_rows * 3 * split, dtype=torch.float32, device=x.device)
     consts = dict(HAS_W=weight is not None, HAS_B=bias is not None, BLOCK=block, SPLIT=split,
                   SPLIT_P2=triton.next_power_of_2(split), REVERSE=bool(reverse), num_warps=num_warps)
-    w = weight if weight is not None else x
-    b = bias if bias is not None else x
-    scalars = (n_rows, row_len, hw, cpg, groups, chunk, float(eps))
-    grid = 0
-    counts = partials
-    if not rows._interpreted(device):
-        counts = torch.zeros(n_rows, dtype=torch.int32, device=device)
-        if split == 1:
-            grid = min(n_rows, programs)  # no program waits for another
-        else:
-            try:
-                compiled = _group_norm.warmup(x, w, b, out, partials, counts, *scalars, PHASE=0, grid=(1,),
-                                              **consts)
-                resident = min(max(programs_per_sm, 1), rows._resident_per_sm(compiled, num_warps, device))
-            except Exception:  # noqa: BLE001 - no occupancy known: two launches, which cannot hang
-                resident = 0
-            grid = min(n_rows * split, resident * rows._sm_count(device)) // split * split
-    if grid >= split and grid > 0:
-        _group_norm[(grid,)](x, w, b, out, partials, counts, *scalars, PHASE=0, **consts)
-        rows.last_split = (split, grid, "barrier")
-    else:
-        _group_norm[(n_rows * split,)](x, w, b, out, partials, counts, *scalars, PHASE=1, **consts)
-        _group_norm[(n_rows * split,)](x, w, b, out, partials, counts, *scalars, PHASE=2, **consts)
-        rows.last_split = (split, n_rows * split, "two launches")
+    head = (x, weight if weight is not None else x, bias if bias is not None else x, out)
+    rows.launch_split(_group_norm, head, partials, (n_rows, row_len, hw, cpg, groups, chunk, float(eps)),
+                      consts, n_rows, split, num_warps, programs_per_sm, x.device)
     return out

@@ -282,6 +282,18 @@ def matches(x, out):
     return None
 
 
+def reference(x, op):
+    """op over the last dimension of x in float64, as PyTorch computes it."""
+    x = x.double()
+    if op == "l2_normalize":
+        return x / torch.norm(x, p=2, dim=-1, keepdim=True)
+    if op == "l1_normalize":
+        return x / x.abs().sum(-1, keepdim=True)
+    if op == "l1_mean_normalize":
+        return x / x.abs().mean(-1, keepdim=True)
+    return torch.softmax(x, -1) if op == "softmax" else torch.log_softmax(x, -1)
+
+
 def _interpreted(device):
     return device.type != "cuda" or os.environ.get("TRITON_INTERPRET") == "1"
 
@@ -314,40 +326,57 @@ def auto_split(n_cols, element_size, programs, l2_bytes):
     return max(1, min(split, programs, -(-n_cols // 256)))
 
 
-def _row_split_launch(x, out, op, block, num_warps, programs_per_sm, reverse, split):
-    n_rows, n_cols = x.shape
-    device = x.device
+def split_rows(row_len, element_size, block, split, programs, device):
+    """(split, chunk) for rows of row_len elements: split 0 becomes auto_split's (from the GPU's
+    L2; 1 MB off the GPU), the chunk a whole number of blocks, and the split what that chunk
+    needs (no empty chunks)."""
     if split == 0:
         l2 = torch.cuda.get_device_properties(device).L2_cache_size if device.type == "cuda" else 1 << 20
-        split = auto_split(n_cols, x.element_size(), max(programs_per_sm, 1) * _sm_count(device), l2)
-    chunk = triton.cdiv(triton.cdiv(n_cols, split), block) * block
-    split = triton.cdiv(n_cols, chunk)  # no empty chunks
-    if split == 1:
-        return None
-    split_p2 = triton.next_power_of_2(split)
-    partials = torch.empty(n_rows * 2 * split, dtype=torch.float32, device=device)
-    args = (x, out, partials)
-    consts = dict(OP=op, BLOCK=block, SPLIT=split, SPLIT_P2=split_p2, REVERSE=bool(reverse),
-                  num_warps=num_warps)
-    scalars = (n_rows, n_cols, x.stride(0), out.stride(0), chunk)
-    grid = 0
-    if not _interpreted(device):
-        counts = torch.zeros(n_rows, dtype=torch.int32, device=device)
-        try:
-            compiled = _row_split.warmup(*args, counts, *scalars, PHASE=0, grid=(1,), **consts)
-            resident = min(max(programs_per_sm, 1), _resident_per_sm(compiled, num_warps, device))
-        except Exception:  # noqa: BLE001 - no occupancy known: two launches, which cannot hang
-            resident = 0
-        grid = min(n_rows * split, resident * _sm_count(device)) // split * split
+        split = auto_split(row_len, element_size, programs, l2)
+    chunk = triton.cdiv(triton.cdiv(row_len, split), block) * block
+    return triton.cdiv(row_len, chunk), chunk
+
+
+def launch_split(kernel, head, partials, scalars, consts, n_rows, split, num_warps, programs_per_sm,
+                 device):
+    """Launches a split-row kernel, kernel(*head, part_ptr, count_ptr, *scalars, PHASE, **consts).
+    On a GPU: one launch whose row programs meet at a barrier, when the grid fits what the compiled
+    kernel keeps resident (split 1: persistent programs, none waits); else, and under the
+    interpreter, two launches (PHASE 1 then 2) in which no program waits. Records last_split."""
     global last_split
-    if grid >= split:
-        _row_split[(grid,)](*args, counts, *scalars, PHASE=0, **consts)
+    grid = 0
+    counts = partials  # unused by SPLIT 1 and by the two launches
+    if not _interpreted(device):
+        if split == 1:
+            grid = min(n_rows, max(programs_per_sm, 1) * _sm_count(device))
+        else:
+            counts = torch.zeros(n_rows, dtype=torch.int32, device=device)
+            try:
+                compiled = kernel.warmup(*head, partials, counts, *scalars, PHASE=0, grid=(1,), **consts)
+                resident = min(max(programs_per_sm, 1), _resident_per_sm(compiled, num_warps, device))
+            except Exception:  # noqa: BLE001 - no occupancy known: two launches, which cannot hang
+                resident = 0
+            grid = min(n_rows * split, resident * _sm_count(device)) // split * split
+    if grid >= split and grid > 0:
+        kernel[(grid,)](*head, partials, counts, *scalars, PHASE=0, **consts)
         last_split = (split, grid, "barrier")
     else:
-        # Two launches: no program waits for another.
-        _row_split[(n_rows * split,)](*args, partials, *scalars, PHASE=1, **consts)
-        _row_split[(n_rows * split,)](*args, partials, *scalars, PHASE=2, **consts)
+        kernel[(n_rows * split,)](*head, partials, counts, *scalars, PHASE=1, **consts)
+        kernel[(n_rows * split,)](*head, partials, counts, *scalars, PHASE=2, **consts)
         last_split = (split, n_rows * split, "two launches")
+
+
+def _row_split_launch(x, out, op, block, num_warps, programs_per_sm, reverse, split):
+    n_rows, n_cols = x.shape
+    split, chunk = split_rows(n_cols, x.element_size(), block, split,
+                              max(programs_per_sm, 1) * _sm_count(x.device), x.device)
+    if split == 1:
+        return None
+    partials = torch.empty(n_rows * 2 * split, dtype=torch.float32, device=x.device)
+    consts = dict(OP=op, BLOCK=block, SPLIT=split, SPLIT_P2=triton.next_power_of_2(split),
+                  REVERSE=bool(reverse), num_warps=num_warps)
+    launch_split(_row_split, (x, out), partials, (n_rows, n_cols, x.stride(0), out.stride(0), chunk),
+                 consts, n_rows, split, num_warps, programs_per_sm, x.device)
     return out
 
 

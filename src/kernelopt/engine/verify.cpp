@@ -193,15 +193,7 @@ std::map<int, search::SegmentProfile> profile_segments(worker::Worker& worker,
                                                        const VerifyOptions& options) {
   std::map<int, search::SegmentProfile> out;
   const auto from = [&](const nlohmann::json& seg) {
-    search::SegmentProfile p;
-    p.segment = seg.at("id").get<int>();
-    p.time_ms = seg.value("time_ms", 0.0);
-    p.share = seg.value("share", 0.0);
-    if (seg.contains("floor_ms") && seg.at("floor_ms").is_number()) {
-      p.floor_ms = seg.at("floor_ms").get<double>();
-    }
-    p.one_pass_floor_ms = search::one_pass_floor(seg);
-    out[p.segment] = p;
+    out[seg.at("id").get<int>()] = search::segment_profile(seg);
   };
   if (options.baseline.is_object() && options.baseline.contains("segments")) {
     for (const auto& seg : options.baseline.at("segments")) {

@@ -92,12 +92,16 @@ bool float_dtype(const std::string& dtype) {
   return dtype == "f32" || dtype == "f16" || dtype == "bf16";
 }
 
+// Bytes per element of a float_dtype.
+long element_bytes(const std::string& dtype) {
+  return dtype == "f32" ? 4 : 2;
+}
+
 // row_two_pass's parameters: the op, and the bytes of a row when its length is a literal.
 nlohmann::json row_params(const char* op, const inductor::FragmentNode& input) {
   nlohmann::json params = {{"op", op}};
   const auto cols = input.shape.empty() ? std::nullopt : integer(input.shape.back());
-  const long element = input.dtype == "f32" ? 4 : 2;  // float_dtype: f32, f16, bf16
-  if (cols) params["row_bytes"] = *cols * element;
+  if (cols) params["row_bytes"] = *cols * element_bytes(input.dtype);
   return params;
 }
 
@@ -538,18 +542,6 @@ std::optional<std::vector<long>> integer_list(const std::string& text) {
 
 namespace {
 
-// A literal int list "[a, b]" as numbers, or nullopt.
-std::optional<std::vector<long>> int_list(const std::string& text) {
-  if (text.size() < 2 || text.front() != '[' || text.back() != ']') return std::nullopt;
-  std::vector<long> values;
-  for (const auto& item : inductor::detail::split_top_level(text.substr(1, text.size() - 2), ',')) {
-    const auto value = integer(std::string(inductor::detail::trim(item)));
-    if (!value) return std::nullopt;
-    values.push_back(*value);
-  }
-  return values;
-}
-
 // The node's literal sizes, or nullopt.
 std::optional<std::vector<long>> literal_shape(const inductor::FragmentNode& node) {
   std::vector<long> sizes;
@@ -616,7 +608,7 @@ std::optional<RecipeMatch> match_group_norm(const inductor::OutputCode& code,
           stats->kwargs.end()) {
     return std::nullopt;
   }
-  const auto dims = int_list(stats->args[1]);
+  const auto dims = integer_list(stats->args[1]);
   const inductor::FragmentNode* source = arg_node(stats->args[0]);
   if (!dims || dims->empty() || source == nullptr) return std::nullopt;
   // x is the statistics' input, or the input of the reshape they read.
@@ -638,7 +630,7 @@ std::optional<RecipeMatch> match_group_norm(const inductor::OutputCode& code,
   long row = 0;  // elements per row (a group, an instance, a layer)
   std::vector<long> affine_shape;
   if (reshaped) {
-    const auto grouped = int_list(source->args[1]);
+    const auto grouped = integer_list(source->args[1]);
     if (!grouped || rank < 3) return std::nullopt;
     const long spatial = product(sizes->begin() + 2, sizes->end());
     std::vector<long> instance_dims = {0};
@@ -697,14 +689,13 @@ std::optional<RecipeMatch> match_group_norm(const inductor::OutputCode& code,
     }
   }
   if (!eps) return std::nullopt;
-  const long element = x->dtype == "f32" ? 4 : 2;
   nlohmann::json params = {{"kind", kind},
                            {"x", x->name},
                            {"weight", weight != nullptr ? nlohmann::json(weight->name) : nullptr},
                            {"bias", bias != nullptr ? nlohmann::json(bias->name) : nullptr},
                            {kind == "layer" ? "dims" : "groups", groups},
                            {"eps", *eps},
-                           {"row_bytes", row * element}};
+                           {"row_bytes", row * element_bytes(x->dtype)}};
   return RecipeMatch{
       "group_norm", params,
       fmt::format("{} norm ({} {}, eps {}{}{}) of {}[{}]", kind, groups,

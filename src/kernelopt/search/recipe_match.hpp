@@ -61,11 +61,14 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
                                       const analysis::DispatchMap& map,
                                       const analysis::Segment& segment);
 
-// group_norm: a segment (any launches) computing nn.GroupNorm's forward of a contiguous float
-// graph input x [N, C, *spatial]: var_mean (correction 0) over dims [2, 3] of x reshaped to
-// [N, G, C / G, prod(spatial)], add eps, rsqrt, sub, mul, the reshape back, and optionally mul by
-// a [C] weight and add a [C] bias (each through unsqueezes); one segment output. params: {"x",
-// "weight" and "bias" (names or null), "groups", "eps" (as written), "row_bytes"}.
+// group_norm: a segment (any launches) computing a group, instance or layer norm's forward of a
+// contiguous float graph input x, in Inductor's decompositions: var_mean (correction 0) over
+// [2, 3] of x [N, C, *spatial] reshaped to [N, G, C / G, prod(spatial)] (group); over [0, 2, ...]
+// of x viewed as [1, N * C, *spatial] (instance); or over x's own trailing dims (layer); then add
+// eps, rsqrt, sub, mul, the reshape back, and optionally mul by a weight and add a bias of the
+// parameters' shape ([C], or the trailing dims for a layer; through unsqueezes and a repeat); one
+// segment output. params: {"kind", "x", "weight" and "bias" (names or null), "groups" (or, for a
+// layer, "dims": how many trailing dims), "eps" (as written), "row_bytes"}.
 std::optional<RecipeMatch> match_group_norm(const inductor::OutputCode& code,
                                             const analysis::DispatchMap& map,
                                             const analysis::Segment& segment);

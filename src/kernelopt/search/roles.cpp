@@ -45,13 +45,20 @@ std::optional<double> one_pass_floor(const nlohmann::json& segment) {
   return floor * bytes / (bytes + reread);
 }
 
-bool at_floor(const nlohmann::json& segment) {
-  if (!segment.contains("headroom") || !segment.at("headroom").is_number()) return false;
-  const auto one_pass = one_pass_floor(segment);
-  if (one_pass && segment.contains("time_ms") && segment.at("time_ms").is_number()) {
-    return segment.at("time_ms").get<double>() < kNearFloor * *one_pass;
+SegmentProfile segment_profile(const nlohmann::json& segment) {
+  SegmentProfile p;
+  p.segment = segment.value("id", 0);
+  p.time_ms = segment.value("time_ms", 0.0);
+  p.share = segment.value("share", 0.0);
+  if (segment.contains("floor_ms") && segment.at("floor_ms").is_number()) {
+    p.floor_ms = segment.at("floor_ms").get<double>();
   }
-  return segment.at("headroom").get<double>() < kNearFloor;
+  p.one_pass_floor_ms = one_pass_floor(segment);
+  return p;
+}
+
+bool at_floor(const nlohmann::json& segment) {
+  return analyze(segment_profile(segment)).bottleneck == Bottleneck::kNearOptimal;
 }
 
 Analysis analyze(const SegmentProfile& p) {

@@ -46,7 +46,12 @@ inline constexpr double kNearFloor = 1.03;
 // floor_ms * bytes / (bytes + reread_bytes); nullopt otherwise.
 std::optional<double> one_pass_floor(const nlohmann::json& segment);
 
-// Whether a segment of show's JSON is at its floor (the one-pass floor where it has one).
+// What show's JSON says of a segment: id, time, share, floor, and the one-pass floor where the
+// floor is two-pass (no counters).
+SegmentProfile segment_profile(const nlohmann::json& segment);
+
+// Whether a segment of show's JSON is at its floor: the analyst's near-optimal verdict on it (the
+// one-pass floor where it has one).
 bool at_floor(const nlohmann::json& segment);
 
 enum class Bottleneck { kNearOptimal, kMemoryBound, kComputeBound, kUnderutilized, kUnknown };
