@@ -217,6 +217,20 @@ TEST_F(BenchTest, GpuPathRunsAWorkerPerGpuAndKillsAHungProblem) {
   const store::Store store = store::Store::open(run.string());
   EXPECT_EQ(store.problem("level2/1_a")->status, store::ProblemStatus::kDone);
   EXPECT_EQ(store.problem("level2/3_hang")->status, store::ProblemStatus::kFailed);
+
+  // Problems that have not had their turn run before a failed one is retried: with two workers,
+  // the two new problems are taken first and the hung one only when one of them is finished.
+  for (const char* name : {"6_e.py", "7_f.py"}) {
+    std::ofstream(level / name) << "\n";
+  }
+  fs::remove(dir_ / "log");
+  const Result third = shell(command);
+  EXPECT_EQ(third.code, 1) << third.output;
+  const std::string order = read(dir_ / "log");
+  EXPECT_EQ(std::count(order.begin(), order.end(), '\n'), 3) << order;
+  EXPECT_NE(order.find("\n3_hang.py "), std::string::npos) << order;
+  EXPECT_GT(order.find("3_hang.py "), order.find("6_e.py ")) << order;
+  EXPECT_GT(order.find("3_hang.py "), order.find("7_f.py ")) << order;
 }
 
 // A run directory keeps the mode of its first run: a --search run is not resumed baseline-only

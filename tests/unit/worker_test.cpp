@@ -150,6 +150,31 @@ TEST(Worker, TimesOutKillsAndRestarts) {
   EXPECT_EQ(worker.starts(), 2);
 }
 
+// options.end caps every request's own deadline, also for a process started again after the
+// first was killed; after it, a request fails at once and starts no process.
+TEST(Worker, EndTimeHoldsEveryProcess) {
+  WorkerOptions options = script_options();
+  const auto begin = std::chrono::steady_clock::now();
+  options.end = begin + milliseconds(1500);
+  Worker worker(options);
+  ASSERT_EQ(worker.request(op("echo"), kPatience).failure, Failure::kNone);
+  const Reply first = worker.request(op("hang"), milliseconds(400));  // its own deadline
+  EXPECT_EQ(first.failure, Failure::kTimedOut);
+  EXPECT_NE(first.detail.find("400 ms"), std::string::npos) << first.detail;
+  const Reply second = worker.request(op("hang"), std::chrono::seconds(60));  // a restarted one
+  const auto elapsed = std::chrono::steady_clock::now() - begin;
+  EXPECT_EQ(second.failure, Failure::kTimedOut);
+  EXPECT_NE(second.detail.find("end time"), std::string::npos) << second.detail;
+  EXPECT_GE(elapsed, milliseconds(1500));
+  EXPECT_LT(elapsed, milliseconds(4000));
+  EXPECT_FALSE(worker.running());
+  EXPECT_EQ(worker.starts(), 2);
+  const Reply late = worker.request(op("echo"), kPatience);
+  EXPECT_EQ(late.failure, Failure::kTimedOut);
+  EXPECT_EQ(worker.starts(), 2);
+  EXPECT_FALSE(worker.running());
+}
+
 TEST(Worker, ReportsExitCodeAndStderr) {
   Worker worker(script_options());
   const Reply reply = worker.request(json{{"op", "exit"}, {"code", 3}}, kPatience);

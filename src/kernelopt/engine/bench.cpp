@@ -172,22 +172,37 @@ std::map<std::string, int> run_all(const std::vector<Planned>& todo,
   return failed;
 }
 
+// The problems still to run, in this order: never started (pending), then those a killed run
+// left running, then the failed ones; each group in the selection's order. A problem that failed
+// (a compile that overran its limit, say) is retried only after every problem that has not had
+// its turn yet, so that a resumed run under a time limit does not spend it on the same failure.
 std::vector<Planned> plan(store::Store& store,
                           const std::vector<BenchProblem>& problems,
                           const fs::path& run_dir,
                           std::size_t& skipped) {
-  std::vector<Planned> todo;
+  std::vector<Planned> fresh;
+  std::vector<Planned> interrupted;
+  std::vector<Planned> failed;
   for (const BenchProblem& problem : problems) {
     const std::int64_t id = store.upsert_problem(problem.key(), problem.path);
     const auto row = store.problem(problem.key());
-    if (row && row->status == store::ProblemStatus::kDone &&
-        fs::exists(run_dir / "problems" / problem.document_name())) {
+    const store::ProblemStatus status = row ? row->status : store::ProblemStatus::kPending;
+    const bool documented = fs::exists(run_dir / "problems" / problem.document_name());
+    if (status == store::ProblemStatus::kDone && documented) {
       ++skipped;
       continue;
     }
-    todo.push_back({problem, id});
+    if (status == store::ProblemStatus::kFailed && documented) {
+      failed.push_back({problem, id});
+    } else if (status == store::ProblemStatus::kPending) {
+      fresh.push_back({problem, id});
+    } else {
+      interrupted.push_back({problem, id});  // running, or done/failed without its document
+    }
   }
-  return todo;
+  fresh.insert(fresh.end(), interrupted.begin(), interrupted.end());
+  fresh.insert(fresh.end(), failed.begin(), failed.end());
+  return fresh;
 }
 
 // A run directory holds one kind of run: baseline-only or searched, with or without the

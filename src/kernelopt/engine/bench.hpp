@@ -2,7 +2,8 @@
 // fresh worker under a time limit, one worker per visible GPU at a time, and writes one document
 // per problem (RUN_DIR/problems/) and summary.json. The SQLite store in RUN_DIR marks every
 // problem pending, running, done or failed: running the same command again skips the done ones
-// and redoes the rest (a problem left running by a killed run, and failed ones). This is the
+// and redoes the rest: first those that never started, then a problem left running by a killed
+// run, then the failed ones. This is the
 // baseline-only pipeline: no search runs, so every returned module is the compiled baseline.
 // report renders a run's summary as report.md and report.html, or compares runs.
 #pragma once

@@ -100,7 +100,7 @@ SearchResult search(const BenchProblem& problem,
   try {
     return {run_verify(options, worker, {}), ""};
   } catch (const std::exception& error) {  // kernelopt::Error, or a malformed document
-    if (watchdog.fired()) {
+    if (watchdog.fired() || Clock::now() >= deadline) {
       return {nullptr, fmt::format("timed out (--timeout {} s)", context.timeout.count())};
     }
     return {nullptr, error.what()};
@@ -142,7 +142,7 @@ nlohmann::json measure(const BenchProblem& problem,
     }
     return show;
   } catch (const Error&) {
-    if (!watchdog.fired()) throw;
+    if (!watchdog.fired() && Clock::now() < start + context.timeout) throw;
     throw Error("kernelopt.timeout",
                 fmt::format("{}: timed out: not finished within --timeout {} s; its worker was "
                             "killed",
@@ -177,6 +177,7 @@ nlohmann::json run_problem_on_gpu(const BenchProblem& problem,
   const Clock::time_point start = Clock::now();
   worker::WorkerOptions options = context.worker;
   options.env.push_back("CUDA_VISIBLE_DEVICES=" + gpu.device);
+  options.end = start + context.timeout;  // also for a worker a gate starts again
   ProblemCost cost;
   cost.gpu = gpu.index;
   std::optional<Error> failure;

@@ -119,7 +119,12 @@ Reply Worker::request(const nlohmann::json& request, std::chrono::milliseconds d
     throw Error("kernelopt.worker",
                 std::string("a worker request must be a JSON object, not ") + request.type_name());
   }
-  const Clock::time_point until = Clock::now() + deadline;
+  Clock::time_point until = Clock::now() + deadline;
+  const bool capped = options_.end && *options_.end < until;
+  if (capped) until = *options_.end;
+  if (capped && until <= Clock::now()) {
+    return fail(Failure::kTimedOut, "the worker's end time has passed");  // none is started
+  }
   if (pid_ > 0 && detail::has_exited(pid_)) stop();  // it died between requests
   if (pid_ <= 0) start();
 
@@ -134,7 +139,9 @@ Reply Worker::request(const nlohmann::json& request, std::chrono::milliseconds d
   while (true) {
     switch (read_line(line, until)) {
       case LineStatus::kTimeout:
-        return fail(Failure::kTimedOut, fmt::format("no response within {} ms", deadline.count()));
+        return fail(Failure::kTimedOut,
+                    capped ? std::string("no response before the worker's end time")
+                           : fmt::format("no response within {} ms", deadline.count()));
       case LineStatus::kExited:
         wait_for_exit(kExitGrace);
         return fail(Failure::kCrashed, "the worker ended before answering");

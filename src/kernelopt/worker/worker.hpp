@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,10 @@ struct WorkerOptions {
   std::vector<std::string> argv;  // e.g. {python, "-m", "kernelopt.worker"}
   std::vector<std::string> env;   // extra "NAME=value" entries; they replace inherited ones
   std::chrono::milliseconds startup_timeout{60000};  // for the `hello` handshake
+  // When set, no request waits past this point, whatever its own deadline: a bench problem's
+  // --timeout holds every process of the worker, also one started again after a candidate killed
+  // the last. A request made after it times out at once (and kills a running process).
+  std::optional<std::chrono::steady_clock::time_point> end;
 };
 
 // Why a request did not produce a response.
