@@ -135,3 +135,25 @@ def test_float64_reference_on_cpu_is_close_to_eager(example):
     # The reference is a different computation: a wrong model would be caught.
     wrong = [eager[0] + 1e-2]
     assert _max_abs_err(wrong, ref) > 5e-3
+
+
+def test_cudagraphs_timing_that_cuda_graphs_cannot_run_is_unavailable_not_a_failure(monkeypatch):
+    """A model CUDA graphs cannot run (an RNN that reads its last output as state) gets no
+    whole-model CUDA-graph time and a reason; the problem is not failed for it."""
+    session = Session()
+
+    class Capture:
+        inputs_by_seed = {0: []}
+
+    def refuse(inputs):
+        raise RuntimeError("Error: accessing tensor output of CUDAGraphs that has been overwritten")
+
+    monkeypatch.setattr(session, "_problem", lambda: None)
+    monkeypatch.setattr(session, "_capture", lambda: Capture())
+    monkeypatch.setattr(session, "_cudagraph_model", refuse)
+    reply = session.time_model({"variant": "cudagraphs"})
+    assert reply["variant"] == "cudagraphs"
+    assert "median_ms" not in reply
+    assert reply["unavailable"].startswith("RuntimeError: Error: accessing tensor output of CUDAGraphs")
+    with pytest.raises(WorkerError):
+        session.time_model({"variant": "other"})

@@ -6,6 +6,7 @@ segment_capture, static_check, check_candidate, model_check, time_pair, shutdown
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import os
 
@@ -107,7 +108,10 @@ class Session:
         elif variant == "compiled":
             model = cap.compiled
         elif variant == "cudagraphs":
-            model, extra = self._cudagraph_model(inputs)
+            try:
+                model, extra = self._cudagraph_model(inputs)
+            except RuntimeError as error:
+                return _cudagraphs_unavailable(error)
         else:
             raise WorkerError("kernelopt.request", f"unknown variant {variant!r}")
 
@@ -115,8 +119,13 @@ class Session:
             with torch.no_grad():
                 model(*inputs)
 
-        samples = time_calls(run, iters=int(req.get("iters", 30)), warmup=int(req.get("warmup", 3)),
-                             mode=req.get("mode", "synced"))
+        try:
+            samples = time_calls(run, iters=int(req.get("iters", 30)), warmup=int(req.get("warmup", 3)),
+                                 mode=req.get("mode", "synced"))
+        except RuntimeError as error:
+            if variant != "cudagraphs":
+                raise
+            return _cudagraphs_unavailable(error)
         return {"variant": variant, **summary(samples), **extra}
 
     def time_replay(self, req):
@@ -261,7 +270,10 @@ class Session:
         from torch._dynamo.utils import counters
 
         counters.clear()
-        compiled = torch.compile(self.problem.model, mode="max-autotune")
+        # A copy: a model that keeps an output as state (an RNN's hidden state) would otherwise
+        # hold memory of the CUDA graph's pool that the next replay overwrites, and the gates'
+        # later calls of the problem's own model would fail on it.
+        compiled = torch.compile(copy.deepcopy(self.problem.model), mode="max-autotune")
         t0 = time.perf_counter()
         with torch.no_grad():
             compiled(*inputs)
@@ -272,6 +284,14 @@ class Session:
         return compiled, {"compile_s": compile_s,
                           "cudagraph_skips": int(counters["inductor"].get("cudagraph_skips", 0)),
                           "inductor_counters": skips[:20]}
+
+
+def _cudagraphs_unavailable(error):
+    """The whole-model CUDA-graph timing is informational (speedups use the replay of the captured
+    calls): a model that CUDA graphs cannot run, such as one that reads its previous output as
+    state after the next replay overwrote it, gets no such time and a reason instead of failing
+    the problem."""
+    return {"variant": "cudagraphs", "unavailable": f"{type(error).__name__}: {error}"[:500]}
 
 
 def _required(req, key):

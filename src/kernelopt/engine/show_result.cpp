@@ -7,7 +7,7 @@ namespace kernelopt::engine {
 namespace {
 
 nlohmann::json ms_of(const nlohmann::json& times, const char* key) {
-  if (!times.contains(key)) return nullptr;
+  if (!times.contains(key) || !times.at(key).contains("median_ms")) return nullptr;  // unavailable
   return times.at(key).value("median_ms", 0.0);
 }
 
