@@ -7,14 +7,12 @@ usage: python3 scripts/gpu/row_split_bench.py OUT.jsonl [--samples N]"""
 
 import argparse
 import json
-import random
-import statistics
 import time
 
 import torch
-import triton.testing
 
 from kernelopt.recipes import row_two_pass as rtp
+from settings_lib import interleaved
 
 parser = argparse.ArgumentParser()
 parser.add_argument("out")
@@ -55,19 +53,6 @@ for dtype in () if cli.time_only else (torch.float32, torch.bfloat16, torch.floa
                 emit({"case": "correct", "op": op, "dtype": str(dtype)[6:], "shape": [rows, cols],
                       "stride": stride, "split": split, "path": rtp.last_split, "ok": bool(ok),
                       "max_abs_err": err, "s": round(time.time() - t0, 2)})
-
-
-def interleaved(fn_a, fn_b, samples):
-    """Medians of fn_a and fn_b over `samples` alternating do_bench rounds, and a bootstrap 95%
-    interval of median(a) / median(b)."""
-    a, b = [], []
-    for _ in range(samples):
-        a.append(triton.testing.do_bench(fn_a, warmup=5, rep=40, return_mode="median"))
-        b.append(triton.testing.do_bench(fn_b, warmup=5, rep=40, return_mode="median"))
-    rng = random.Random(0)
-    ratios = sorted(statistics.median(rng.choices(a, k=len(a))) / statistics.median(rng.choices(b, k=len(b)))
-                    for _ in range(1000))
-    return statistics.median(a), statistics.median(b), ratios[25], ratios[974]
 
 
 SETTINGS = [dict(block=b, num_warps=w, programs_per_sm=p, reverse=1, split=s)

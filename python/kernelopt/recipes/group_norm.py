@@ -13,7 +13,9 @@ the second walk reads L2.
 Statistics: each chunk sums x - K and (x - K)^2 in float32, K being the chunk's first element (a
 shift that keeps the sums small when the mean is large against the spread); the chunks' (count,
 mean, M2) combine as Chan's parallel variance. rstd = 1 / sqrt(var + eps), y = (x - mean) * rstd,
-then * weight[c] + bias[c]; written in the output's dtype.
+then * weight[c] + bias[c]; written in the output's dtype. A program's chunk that lies within one
+channel (chunks are usually shorter than a channel) computes y = (x - mean) * a + b with the
+channel's a = rstd * weight and b = bias as scalars.
 """
 
 import torch
@@ -71,15 +73,30 @@ def _group_norm(x_ptr, w_ptr, b_ptr, out_ptr, part_ptr, count_ptr, n_rows, row_l
             rstd = 1.0 / tl.sqrt(tl.maximum(m2 / total, 0.0) + eps)
             o_base = out_ptr + row * row_len + lo
             first_channel = (row % groups) * cpg
+            # y = (v - mean) * scale + offset (subtracting first keeps the precision when the
+            # mean is large against the spread). A chunk within one channel (the common case:
+            # chunks are shorter than a channel) takes the channel's weight and bias as two
+            # scalars; one that crosses channels looks them up element by element.
+            lo_channel = first_channel + lo // hw
+            one_channel = (lo // hw) == ((hi - 1) // hw)
+            scale = rstd
+            offset = 0.0
+            if one_channel:
+                if HAS_W:
+                    scale = rstd * tl.load(w_ptr + lo_channel).to(tl.float32)
+                if HAS_B:
+                    offset = tl.load(b_ptr + lo_channel).to(tl.float32)
             for c in tl.range(0, n_chunks):
                 cols, ok, v = rows._second_walk_chunk(x_base, c, n_chunks, n, lanes, BLOCK, REVERSE)
-                y = (v - mean) * rstd
-                if HAS_W or HAS_B:
+                if (HAS_W or HAS_B) and not one_channel:
+                    y = (v - mean) * rstd
                     channel = first_channel + (lo + cols) // hw
                     if HAS_W:
                         y = y * tl.load(w_ptr + channel, mask=ok, other=1.0).to(tl.float32)
                     if HAS_B:
                         y = y + tl.load(b_ptr + channel, mask=ok, other=0.0).to(tl.float32)
+                else:
+                    y = (v - mean) * scale + offset
                 tl.store(o_base + cols, y.to(out_ptr.dtype.element_ty), mask=ok)
 
 
