@@ -668,9 +668,9 @@ TEST(RecipeMatch, ConfigRelaunchesInductorsKernels) {
   const auto relu = search::match_config(run.code, map, map.segments[0]);
   ASSERT_TRUE(relu.has_value());
   EXPECT_EQ(relu->params.at("args"),
-            (nlohmann::json::array({{{"from", "inputs"}, {"root", "arg0_1"}},
-                                    {{"from", "outputs"}, {"root", "buf0"}},
-                                    {{"literal", 32768}}})));
+            (nlohmann::json::array({{{"param", "in_ptr0"}, {"from", "inputs"}, {"root", "arg0_1"}},
+                                    {{"param", "out_ptr0"}, {"from", "outputs"}, {"root", "buf0"}},
+                                    {{"param", "xnumel"}, {"literal", 32768}}})));
   EXPECT_EQ(relu->params.at("constexprs"), nlohmann::json::array({"XBLOCK"}));
   EXPECT_EQ(search::recipe_settings(*relu).size(), 3U);
   analysis::Segment softmax_alone;
@@ -786,7 +786,8 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
     std::vector<std::pair<analysis::Segment, search::RecipeMatch>> matches;
     for (const auto& segment : c.map.segments) {
       for (auto m : {search::match_config(c.run.code, c.map, segment),
-                     search::match_rewrite(c.run.code, c.map, segment)}) {
+                     search::match_rewrite(c.run.code, c.map, segment),
+                     search::match_fuse(c.run.code, c.map, segment)}) {
         if (m) matches.emplace_back(segment, *m);
       }
     }
@@ -809,6 +810,13 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
                                    std::string::npos;
                           }),
             2);
+  // The fuse rewrite's three: L2/11, L2/65 and L2/85 (a norm or a bias inlined into a pool).
+  EXPECT_EQ(std::count_if(jobs.begin(), jobs.end(),
+                          [](const nlohmann::json& j) {
+                            return j.at("candidate").get<std::string>().find("_fuse.py") !=
+                                   std::string::npos;
+                          }),
+            3);
   // And the gemm candidates of the real L3/1 MLP's extern products (--no-dispatch-aware), each
   // starting setting: the views rebuilt on meta tensors, the fp32 GEMM compiled.
   {

@@ -249,5 +249,204 @@ print("ok")
   fs::remove_all(dir);
 }
 
+// ---- fuse: a pointwise producer inlined into its consumer ----
+
+std::optional<search::RecipeMatch> first_fuse(const Captured& c) {
+  for (const auto& segment : c.map.segments) {
+    if (auto m = search::match_fuse(c.run.code, c.map, segment)) return m;
+  }
+  return std::nullopt;
+}
+
+// L2/85: the group norm's output (the statistics' kernel, then the normalizing kernel writing
+// the whole tensor in place) is read back by the 4 x 4 max pool at 16 addresses per output. The
+// normalizing kernel goes; the pool computes it at each of its 16 loads.
+TEST(Fuse, NormOutputInlinedIntoThePoolThatRereadsIt) {
+  const Captured c =
+      parse(fixture("h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py"));
+  const auto m = first_fuse(c);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->recipe, "fuse");
+  EXPECT_EQ(m->params.at("producer"), "triton_poi_fused_convolution_mul_native_group_norm_3");
+  EXPECT_EQ(
+      m->params.at("consumers"),
+      nlohmann::json::array(
+          {"triton_poi_fused_clamp_convolution_max_pool2d_with_indices_mul_native_group_norm_4"}));
+  EXPECT_EQ(m->params.at("buffer"), "buf2");
+  EXPECT_EQ(m->params.at("loads"), 16);
+  const auto& launches = m->params.at("launches");
+  ASSERT_EQ(launches.size(), 2U);  // the statistics, then the fused pool
+  EXPECT_EQ(launches[0].at("kernel"), "triton_red_fused_convolution_native_group_norm_2");
+  // The statistics' buffers live inside the segment: the candidate allocates them.
+  EXPECT_EQ(launches[0].at("args")[2].at("from"), "internal");
+  const std::string fused = launches[1].at("source").get<std::string>();
+  EXPECT_EQ(count(fused, "tl.load(in_ptr0 + "), 16U) << fused;  // the conv output, 16 taps
+  EXPECT_EQ(count(fused, "tl.load(fused_in_ptr1 + "), 16U);     // the group means
+  EXPECT_EQ(count(fused, "tl.store("), 1U);
+  EXPECT_NE(fused.find("def triton_poi_fused_clamp_convolution_max_pool2d_with_indices_mul_native_"
+                       "group_norm_4_fused(in_ptr0, out_ptr1, fused_in_ptr0, fused_in_ptr1, "
+                       "fused_in_ptr2, fused_in_ptr3, fused_in_ptr4, fused_in_ptr5, ynumel, "
+                       "xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):"),
+            std::string::npos)
+      << fused;
+  // The second tap: the producer's index x0 = xindex % 64 at the tap's address, its loads at the
+  // pool's mask, its value cast to the intermediate's type.
+  EXPECT_NE(fused.find("f1_x0 = ((64 + y0 + 256*x2 + 32256*x3 + 1016064*y1) % 64)"),
+            std::string::npos)
+      << fused;
+  EXPECT_NE(fused.find("f1_tmp0 = tl.load(in_ptr0 + ((64 + y0 + 256*x2 + 32256*x3 + 1016064*y1)), "
+                       "xmask)"),
+            std::string::npos)
+      << fused;
+  EXPECT_NE(fused.find("tmp1 = f1_tmp17.to(tl.float32)"), std::string::npos) << fused;
+  const std::string source = search::candidate_source(*m, 1, search::recipe_settings(*m).front());
+  EXPECT_NE(source.find("torch.empty_strided((128, 16, 1, 1,), (16, 1, 2048, 2048,), "
+                        "dtype=torch.float32, device=_device)"),
+            std::string::npos)
+      << source;
+  EXPECT_EQ(count(source, "triton_poi_fused_convolution_mul_native_group_norm_3["), 0U);
+  for (const auto& next : search::recipe_neighbours(*m, search::recipe_settings(*m).front())) {
+    EXPECT_TRUE(next.contains("k0_XBLOCK") && next.contains("k1_YBLOCK")) << next;
+  }
+}
+
+TEST(Fuse, NotWhereItDoesNotApply) {
+  // One launch; a norm whose statistics are read by a pointwise kernel (the producer is a
+  // reduction); an instance norm in one launch; a softmax; a batch norm whose output is returned.
+  for (const char* name :
+       {"h200_level1_19_ReLU_graph_0.py", "h200_level1_35_GroupNorm__graph_0.py",
+        "h200_level2_17_Conv2d_InstanceNorm_Divide_graph_0.py", "h200_level1_23_Softmax_graph_0.py",
+        "h200_level1_33_BatchNorm_graph_0.py"}) {
+    SCOPED_TRACE(name);
+    EXPECT_FALSE(first_fuse(parse(fixture(name))).has_value());
+  }
+  // A producer whose value leaves the segment, or that stores twice, is not inlined.
+  const std::string producer = R"(
+@triton.jit
+def p(in_ptr0, out_ptr0, out_ptr1, xnumel, XBLOCK : tl.constexpr):
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    tmp0 = tl.load(in_ptr0 + (xindex), xmask)
+    tl.store(out_ptr0 + (xindex), tmp0, xmask)
+    tl.store(out_ptr1 + (xindex), tmp0, xmask)
+)";
+  const std::string consumer = R"(
+@triton.jit
+def c(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    tmp0 = tl.load(in_ptr0 + (2*xindex), xmask)
+    tl.store(out_ptr0 + (xindex), tmp0, xmask)
+)";
+  EXPECT_FALSE(search::inline_producer("'out_ptr0': '*fp32'\n" + producer, consumer, "in_ptr0"));
+}
+
+// L2/85 cut to 2 samples of 64 channels of 8 x 8 (the pool's output 2 x 2) so that the
+// interpreter runs it: the fused candidate computes, from the convolution's output, what PyTorch
+// computes for the same model (bias, group norm of 16 groups, scale, 4 x 4 max pool, clamp).
+TEST(Fuse, FusedCandidateComputesTheModelUnderTheInterpreter) {
+  std::string text = fixture("h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py");
+  const std::vector<std::pair<std::string, std::string>> cuts = {
+      {"    xnumel = 2048\n    r0_numel = 63504\n", "    xnumel = 32\n    r0_numel = 256\n"},
+      {"64*r0_3 + 1016064*x1", "64*r0_3 + 4096*x1"},
+      {"    xnumel = 130056192\n", "    xnumel = 8192\n"},
+      {"x2 = xindex // 1016064", "x2 = xindex // 4096"},
+      {"63504.0", "256.0"},
+      {"    ynumel = 8192\n    xnumel = 961\n", "    ynumel = 128\n    xnumel = 4\n"},
+      {"x2 = (xindex % 31)", "x2 = (xindex % 2)"},
+      {"x3 = xindex // 31", "x3 = xindex // 2"},
+      {"256*x2 + 32256*x3 + 1016064*y1", "256*x2 + 2048*x3 + 4096*y1"},
+      {"(8064 + y0", "(512 + y0"},
+      {"(8128 + y0", "(576 + y0"},
+      {"(8192 + y0", "(640 + y0"},
+      {"(8256 + y0", "(704 + y0"},
+      {"(16128 + y0", "(1024 + y0"},
+      {"(16192 + y0", "(1088 + y0"},
+      {"(16256 + y0", "(1152 + y0"},
+      {"(16320 + y0", "(1216 + y0"},
+      {"(24192 + y0", "(1536 + y0"},
+      {"(24256 + y0", "(1600 + y0"},
+      {"(24320 + y0", "(1664 + y0"},
+      {"(24384 + y0", "(1728 + y0"},
+      {"x4 + 961*y5", "x4 + 4*y5"},
+      {"buf3, buf4, 2048, 63504, stream", "buf3, buf4, 32, 256, stream"},
+      {"arg5_1, 130056192, stream", "arg5_1, 8192, stream"},
+      {"buf6, buf8, 8192, 961, stream", "buf6, buf8, 128, 4, stream"},
+      {"((128, 16, 1, 1), (16, 1, 2048, 2048)", "((2, 16, 1, 1), (16, 1, 32, 32)"},
+      {"((128, 64, 31, 31), (61504, 961, 31, 1)", "((2, 64, 2, 2), (256, 4, 2, 1)"},
+      {"(128, 64, 126, 126), (1016064, 1, 8064, 64)", "(2, 64, 8, 8), (4096, 1, 512, 64)"},
+      // Triton 3.6's interpreter has no libdevice.rsqrt (it returns None); tl.rsqrt is the same.
+      {"libdevice.rsqrt(", "tl.rsqrt("}};
+  for (const auto& [from, to] : cuts) {
+    ASSERT_NE(text.find(from), std::string::npos) << from;
+    replace_all(text, from, to);
+  }
+  const auto m = first_fuse(parse(text));
+  ASSERT_TRUE(m.has_value());
+  const fs::path dir = fs::temp_directory_path() / "kernelopt_fuse_interpreted";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "fused.py") << search::candidate_source(*m, 1,
+                                                              {{"k0_XBLOCK", 8},
+                                                               {"k0_R0_BLOCK", 64},
+                                                               {"k0_num_warps", 1},
+                                                               {"k1_XBLOCK", 4},
+                                                               {"k1_YBLOCK", 16},
+                                                               {"k1_num_warps", 1}});
+  std::ofstream(dir / "check.py") << R"(
+import importlib.util, os, sys
+import torch
+import torch.nn.functional as F
+spec = importlib.util.spec_from_file_location("fused", os.path.join(sys.argv[1], "fused.py"))
+fused = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(fused)
+torch.manual_seed(0)
+conv = torch.randn(8192) * 2 + 0.5          # the convolution's output, channels last
+bias, weight, shift, scale = torch.randn(64), torch.randn(64), torch.randn(64), torch.rand(64) + 0.5
+inputs = {"buf2": conv.clone(), "arg1_1": bias, "arg3_1": weight, "arg4_1": shift, "arg5_1": scale}
+outputs = {"buf8": torch.full((512,), 7.0)}
+fused.run(inputs, outputs)
+x = torch.as_strided(conv, (2, 64, 8, 8), (4096, 1, 512, 64)).double() + bias.double()[None, :, None, None]
+y = F.group_norm(x, 16, weight.double(), shift.double(), 1e-5) * scale.double()[None, :, None, None]
+want = F.max_pool2d(y, 4, 4).clamp(0, 1).reshape(-1)
+got = outputs["buf8"].double()
+assert torch.equal(inputs["buf2"], conv), "the convolution's output was written"
+assert torch.allclose(got, want, rtol=1e-4, atol=1e-4), (got - want).abs().max()
+print("ok")
+)";
+  const std::string command = "TRITON_INTERPRET=1 " + python() + " " + (dir / "check.py").string() +
+                              " " + dir.string() + " > " + (dir / "log.txt").string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  const std::string said = read(dir / "log.txt");
+  EXPECT_EQ(status, 0) << said;
+  EXPECT_NE(said.find("ok"), std::string::npos) << said;
+  fs::remove_all(dir);
+}
+
+// The other real captures where it applies: L2/11 (the batch norm's output, tanh applied in
+// place, read by the group norm's statistics over the max pool and by its output kernel: both
+// compute it) and L2/65 (the convolution's bias added in place, read by a 4 x 4 average pool).
+TEST(Fuse, BatchNormOutputInlinedIntoBothReadersAndBiasIntoAnAveragePool) {
+  const auto bn = first_fuse(
+      parse(fixture("h200_level2_11_ConvTranspose2d_BatchNorm_Tanh_MaxPool_GroupNorm_graph_0.py")));
+  ASSERT_TRUE(bn.has_value());
+  EXPECT_EQ(bn->params.at("producer"),
+            "triton_poi_fused__native_batch_norm_legit_functional_convolution_tanh_5");
+  EXPECT_EQ(bn->params.at("consumers").size(), 2U);
+  EXPECT_EQ(bn->params.at("loads"), 8);
+  EXPECT_EQ(bn->params.at("launches").size(), 6U);  // 7 launches, the producer gone
+  // In the statistics' loop, a masked load with other=0.0 keeps its value where masked off.
+  const std::string stats = bn->params.at("launches")[3].at("source").get<std::string>();
+  EXPECT_NE(stats.find("tmp0 = tl.where(r0_mask, f0_tmp16.to(tl.float32), 0.0)"), std::string::npos)
+      << stats;
+  const auto avg =
+      first_fuse(parse(fixture("h200_level2_65_Conv2d_AvgPool_Sigmoid_Sum_graph_0.py")));
+  ASSERT_TRUE(avg.has_value());
+  EXPECT_EQ(avg->params.at("producer"), "triton_poi_fused_convolution_2");
+  EXPECT_EQ(avg->params.at("loads"), 16);
+}
+
 }  // namespace
 }  // namespace kernelopt

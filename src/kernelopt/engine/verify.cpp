@@ -142,7 +142,7 @@ nlohmann::json result_json(const gate::CascadeResult& result, const ProblemOutco
 // The proposers' first step: which recipe matches each segment (at most one), whether the
 // config proposer can relaunch its kernel, whether the rewrite proposer can make it one pass, and
 // what was said about every segment. A segment's strategies are its matches: "recipe:NAME",
-// "config" and "rewrite".
+// "config", "rewrite" and "fuse".
 std::map<int, std::vector<search::RecipeMatch>> match_segments(
     const Graphs& g, const std::map<int, std::string>& skip, nlohmann::json& said) {
   std::map<int, std::vector<search::RecipeMatch>> out;
@@ -156,6 +156,7 @@ std::map<int, std::vector<search::RecipeMatch>> match_segments(
     const auto match = search::match_recipe(code, g.map, seg);
     const auto config = search::match_config(code, g.map, seg);
     const auto rewrite = search::match_rewrite(code, g.map, seg);
+    const auto fuse = search::match_fuse(code, g.map, seg);
     nlohmann::json row = {{"segment", seg.id}, {"recipe", nullptr}};
     if (match) {
       row["recipe"] = match->recipe;
@@ -171,13 +172,18 @@ std::map<int, std::vector<search::RecipeMatch>> match_segments(
       row["rewrite"] = rewrite->why;
       out[seg.id].push_back(*rewrite);
     }
+    if (fuse) {
+      row["fuse"] = fuse->why;
+      out[seg.id].push_back(*fuse);
+    }
     said.push_back(std::move(row));
   }
   return out;
 }
 
-// A match's proposer: "config", "rewrite" or "recipe".
+// A match's proposer: "config", "rewrite" (its fuse transformation too) or "recipe".
 std::string proposer_of(const search::RecipeMatch& match) {
+  if (match.recipe == "fuse") return "rewrite";
   return match.recipe == "config" || match.recipe == "rewrite" ? match.recipe : "recipe";
 }
 

@@ -25,6 +25,8 @@ std::optional<std::int64_t> literal(const std::string& text) {
   return std::stoll(text);
 }
 
+}  // namespace
+
 // The kernel's module text without the autotuning decorator (`@triton_heuristics.pointwise(...)`
 // up to `@triton.jit`) and without `triton_helpers.set_driver_to_gpu()` (it picks the GPU driver
 // when several are active and fails where none is: Triton's interpreter on the CPU), or "" when
@@ -41,8 +43,6 @@ std::string without_heuristics(const std::string& source) {
   return head + source.substr(jit);
 }
 
-}  // namespace
-
 std::int64_t next_power_of_two(std::int64_t n) {
   std::int64_t p = 1;
   while (p < n) {
@@ -51,11 +51,12 @@ std::int64_t next_power_of_two(std::int64_t n) {
   return p;
 }
 
-std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
-                                        const analysis::DispatchMap& map,
-                                        const analysis::Segment& segment) {
-  if (segment.extern_call || segment.launches.size() != 1) return std::nullopt;
-  const analysis::Launch& launch = map.launches[segment.launches.front()];
+std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
+                                              const analysis::DispatchMap& map,
+                                              const analysis::Segment& segment,
+                                              int launch_index,
+                                              bool internal_buffers) {
+  const analysis::Launch& launch = map.launches[static_cast<std::size_t>(launch_index)];
   const inductor::TritonKernel* kernel = code.kernel(launch.name);
   if (kernel == nullptr) return std::nullopt;
   const std::string kind = launch.kernel_kind;
@@ -64,12 +65,20 @@ std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
   }
   const std::string source = without_heuristics(kernel->source);
   const bool grid_1d = kernel->source.find("'grid_type': 'Grid1D'") != std::string::npos;
-  const bool grid_2d = kernel->source.find("'grid_type': 'Grid2D'") != std::string::npos;
+  const bool grid_2d =
+      kernel->source.find("'grid_type': 'Grid2D'") != std::string::npos ||
+      kernel->source.find("'grid_type': 'Grid2DWithYZOverflow'") != std::string::npos;
   if (source.empty() || (!grid_1d && !grid_2d)) return std::nullopt;
-  // A 2-D grid whose y programs do not spill into z: program_id(1) alone indexes y.
-  if (grid_2d &&
-      (kernel->source.find("tl.program_id(2)") != std::string::npos ||
-       kernel->source.find("yoffset = tl.program_id(1) * YBLOCK") == std::string::npos)) {
+  // A 2-D grid indexed by program_id(1) alone, or with Inductor's spill of y programs into z
+  // (`(tl.program_id(1) + tl.program_id(2) * tl.num_programs(1)) * YBLOCK`), which a launch
+  // with one z program leaves to program_id(1).
+  if (grid_2d && kernel->source.find("yoffset = tl.program_id(1) * YBLOCK") == std::string::npos &&
+      kernel->source.find(
+          "yoffset = (tl.program_id(1) + tl.program_id(2) * tl.num_programs(1)) * YBLOCK") ==
+          std::string::npos) {
+    return std::nullopt;
+  }
+  if (grid_1d && kernel->source.find("tl.program_id(1)") != std::string::npos) {
     return std::nullopt;
   }
   const inductor::Step& step = code.steps[static_cast<std::size_t>(launch.step)];
@@ -85,7 +94,8 @@ std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
     return std::find(list.begin(), list.end(), root) != list.end();
   };
   for (const auto& param : kernel->signature) {
-    if (param.type == "constexpr") {
+    static const std::set<std::string> sizes = {"xnumel", "ynumel", "r0_numel"};
+    if (param.type == "constexpr" && sizes.count(param.name) == 0) {
       static const std::set<std::string> tunable = {"XBLOCK", "YBLOCK", "R0_BLOCK"};
       if (tunable.count(param.name) == 0) return std::nullopt;
       constexprs.push_back(param.name);
@@ -99,9 +109,24 @@ std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
       // An output (in_out pointers too) comes from `outputs`: in the model and in G2 the same
       // tensor as the input of that root.
       if (in_segment(*root, segment.outputs)) {
-        args.push_back({{"from", "outputs"}, {"root", *root}});
+        args.push_back({{"param", param.name}, {"from", "outputs"}, {"root", *root}});
       } else if (in_segment(*root, segment.inputs)) {
-        args.push_back({{"from", "inputs"}, {"root", *root}});
+        args.push_back({{"param", param.name}, {"from", "inputs"}, {"root", *root}});
+      } else if (const inductor::Buffer* buffer = code.buffer(*root);
+                 internal_buffers && buffer != nullptr && buffer->shape_known &&
+                 !buffer->is_graph_input && !buffer->dtype.empty() &&
+                 std::all_of(buffer->shape.begin(), buffer->shape.end(),
+                             [](const std::string& t) { return literal(t).has_value(); }) &&
+                 std::all_of(buffer->stride.begin(), buffer->stride.end(),
+                             [](const std::string& t) { return literal(t).has_value(); })) {
+        // A buffer that lives within the segment (statistics between two launches): the
+        // candidate allocates it as Inductor did.
+        args.push_back({{"param", param.name},
+                        {"from", "internal"},
+                        {"root", *root},
+                        {"shape", buffer->shape},
+                        {"stride", buffer->stride},
+                        {"dtype", buffer->dtype}});
       } else {
         return std::nullopt;  // a buffer the segment neither receives nor returns
       }
@@ -109,7 +134,7 @@ std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
     }
     const auto value = literal(arg);
     if (!value) return std::nullopt;
-    args.push_back({{"literal", *value}});
+    args.push_back({{"param", param.name}, {"literal", *value}});
     if (param.name == "xnumel" || param.name == "ynumel" || param.name == "r0_numel") {
       numels[param.name] = *value;
     }
@@ -138,12 +163,29 @@ std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
   if (kind == "persistent_reduction" && has_r0) {
     params["fixed"] = {{"R0_BLOCK", next_power_of_two(numels.at("r0_numel").get<std::int64_t>())}};
   }
-  return RecipeMatch{
-      "config", params,
-      fmt::format("Inductor's {} kernel {} relaunched with other settings", kind, kernel->name)};
+  return params;
+}
+
+std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
+                                        const analysis::DispatchMap& map,
+                                        const analysis::Segment& segment) {
+  if (segment.extern_call || segment.launches.size() != 1) return std::nullopt;
+  auto params = relaunch_params(code, map, segment, segment.launches.front(), false);
+  if (!params) return std::nullopt;
+  const std::string why =
+      fmt::format("Inductor's {} kernel {} relaunched with other settings",
+                  params->at("kind").get<std::string>(), params->at("kernel").get<std::string>());
+  return RecipeMatch{"config", std::move(*params), why};
 }
 
 bool config_fits(const RecipeMatch& match, const nlohmann::json& settings) {
+  // CUDA grids take at most 65535 programs in y (the launch gives z one program).
+  if (match.params.contains("numels") && match.params.at("numels").contains("ynumel") &&
+      settings.contains("YBLOCK")) {
+    const auto y = match.params.at("numels").at("ynumel").get<std::int64_t>();
+    const auto block = std::max<std::int64_t>(1, settings.at("YBLOCK").get<std::int64_t>());
+    if ((y + block - 1) / block > 65535) return false;
+  }
   if (!match.params.contains("divides")) return true;
   for (const auto& [knob, size] : match.params.at("divides").items()) {
     if (!settings.contains(knob)) continue;
@@ -202,34 +244,48 @@ std::vector<nlohmann::json> config_settings(const RecipeMatch& match) {
   return unique;
 }
 
-std::string config_source(const RecipeMatch& match, int segment, const nlohmann::json& settings) {
-  const auto& p = match.params;
-  std::string body;
+std::string launch_text(const nlohmann::json& p,
+                        const nlohmann::json& settings,
+                        const std::string& prefix,
+                        std::map<std::string, std::string>& tensors,
+                        std::string& body) {
   std::vector<std::string> call_args;
-  int n = 0;
   for (const auto& arg : p.at("args")) {
     if (arg.contains("literal")) {
       call_args.push_back(std::to_string(arg.at("literal").get<std::int64_t>()));
       continue;
     }
-    const std::string var = fmt::format("_t{}", n++);
-    body += fmt::format("    {} = {}[\"{}\"]\n", var, arg.at("from").get<std::string>(),
-                        arg.at("root").get<std::string>());
+    const std::string root = arg.at("root").get<std::string>();
+    if (const auto bound = tensors.find(root); bound != tensors.end()) {
+      call_args.push_back(bound->second);  // a buffer an earlier launch already bound
+      continue;
+    }
+    const std::string var = fmt::format("_t{}", tensors.size());
+    tensors[root] = var;
+    if (arg.at("from") == "internal") {
+      body += fmt::format("    {} = torch.empty_strided(({},), ({},), dtype={}, device=_device)\n",
+                          var, fmt::join(arg.at("shape").get<std::vector<std::string>>(), ", "),
+                          fmt::join(arg.at("stride").get<std::vector<std::string>>(), ", "),
+                          arg.at("dtype").get<std::string>());
+    } else {
+      body += fmt::format("    {} = {}[\"{}\"]\n", var, arg.at("from").get<std::string>(),
+                          arg.at("root").get<std::string>());
+    }
     call_args.push_back(var);
   }
-  const auto value = [&](const char* name, std::int64_t fallback) {
+  const auto value = [&](const std::string& name, std::int64_t fallback) {
     if (p.contains("fixed") && p.at("fixed").contains(name)) {
       return p.at("fixed").at(name).get<std::int64_t>();
     }
-    return settings.value(name, fallback);
+    return settings.value(prefix + name, fallback);
   };
   std::vector<std::string> keywords;
   for (const auto& name : p.at("constexprs")) {
     const std::string key = name.get<std::string>();
-    keywords.push_back(fmt::format("{}={}", key, value(key.c_str(), 1)));
+    keywords.push_back(fmt::format("{}={}", key, value(key, 1)));
   }
-  keywords.push_back(fmt::format("num_warps={}", settings.value("num_warps", 4)));
-  keywords.push_back(fmt::format("num_stages={}", settings.value("num_stages", 1)));
+  keywords.push_back(fmt::format("num_warps={}", settings.value(prefix + "num_warps", 4)));
+  keywords.push_back(fmt::format("num_stages={}", settings.value(prefix + "num_stages", 1)));
   const auto& numels = p.at("numels");
   const bool has_x = std::find(p.at("constexprs").begin(), p.at("constexprs").end(), "XBLOCK") !=
                      p.at("constexprs").end();
@@ -241,21 +297,27 @@ std::string config_source(const RecipeMatch& match, int segment, const nlohmann:
       p.at("grid") == 2 ? fmt::format("triton.cdiv({}, {})",
                                       numels.at("ynumel").get<std::int64_t>(), value("YBLOCK", 1))
                         : "1";
+  return fmt::format("    {}[({}, {}, 1)]({}, {})\n", p.at("kernel").get<std::string>(), x_programs,
+                     y_programs, fmt::join(call_args, ", "), fmt::join(keywords, ", "));
+}
+
+std::string config_source(const RecipeMatch& match, int segment, const nlohmann::json& settings) {
+  const auto& p = match.params;
+  std::string body;
+  std::map<std::string, std::string> tensors;
+  const std::string launch = launch_text(p, settings, "", tensors, body);
   return fmt::format(
       "\"\"\"Segment {segment}: {why}.\n\nWritten by kernelopt's {proposer} proposer: the "
       "kernel's source as {how}, without its\nautotuning decorator, launched with the settings "
       "below.\n\"\"\"\n\n"
       "{source}\n\n\n"
       "def run(inputs, outputs):\n"
-      "{body}"
-      "    {kernel}[({x}, {y}, 1)]({args}, {keywords})\n",
+      "{body}{launch}",
       fmt::arg("segment", segment), fmt::arg("why", match.why), fmt::arg("proposer", match.recipe),
       fmt::arg("how", match.recipe == "rewrite" ? "Inductor wrote it and this proposer rewrote it"
                                                 : "Inductor wrote it"),
       fmt::arg("source", p.at("source").get<std::string>()), fmt::arg("body", body),
-      fmt::arg("kernel", p.at("kernel").get<std::string>()), fmt::arg("x", x_programs),
-      fmt::arg("y", y_programs), fmt::arg("args", fmt::join(call_args, ", ")),
-      fmt::arg("keywords", fmt::join(keywords, ", ")));
+      fmt::arg("launch", launch));
 }
 
 }  // namespace kernelopt::search

@@ -1012,6 +1012,7 @@ std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
 std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
   if (match.recipe == "config") return config_settings(match);
   if (match.recipe == "rewrite") return rewrite_settings(match);
+  if (match.recipe == "fuse") return fuse_settings(match);
   if (match.recipe == "reduce_dim") {
     // Arg-reductions won with 8 x 128 tiles, plain ones with 2 x 1024 (H200, results/gates/).
     return {{{"rows_per_step", 8}, {"cols_per_program", 128}, {"num_warps", 4}},
@@ -1094,6 +1095,7 @@ std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
 
   // Per recipe: its knobs, and the most elements one program may hold (product of the element
   // knobs) before it spills.
+  if (match.recipe == "fuse") return fuse_neighbours(match, settings);
   std::vector<Knob> knobs;
   std::vector<const char*> elements;
   long max_elements = 16384;
@@ -1185,6 +1187,7 @@ std::string candidate_source(const RecipeMatch& match,
   if (match.recipe == "config" || match.recipe == "rewrite") {
     return config_source(match, segment, settings);
   }
+  if (match.recipe == "fuse") return fuse_source(match, segment, settings);
   if (match.recipe == "gemm") {
     const auto& p = match.params;
     std::vector<std::string> operands;

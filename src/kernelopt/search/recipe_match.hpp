@@ -3,6 +3,7 @@
 // the first step of the `recipe` proposer (issue 5). A match names the recipe and its parameters;
 // `candidate_source` writes the candidate file that calls the recipe
 // (python/kernelopt/recipes/), to be checked by the gates like any other candidate.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -136,6 +137,71 @@ std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
                                          const analysis::DispatchMap& map,
                                          const analysis::Segment& segment);
 std::vector<nlohmann::json> rewrite_settings(const RecipeMatch& match);
+
+// A kernel's module text without the autotuning decorator (`@triton_heuristics.pointwise(...)` up
+// to `@triton.jit`) and without `triton_helpers.set_driver_to_gpu()` (it picks the GPU driver
+// when several are active and fails where none is: Triton's interpreter on the CPU), or "" when
+// the text is not in that form.
+std::string without_heuristics(const std::string& source);
+
+// One launch of a segment as the config proposer relaunches it: the kernel's source without its
+// autotuning decorator and its arguments ({"param", "from": "inputs" | "outputs" | "internal",
+// "root"} or {"param", "literal"}), numels, constexprs, grid, blocks that must divide their size.
+// With internal_buffers, a buffer the segment neither receives nor returns (allocated by the
+// graph with literal sizes) is an "internal" argument the candidate allocates ("shape",
+// "stride", "dtype"); without, such a launch is not relaunched. nullopt when the kernel is not a
+// pointwise or (persistent) reduction on a 1-D or 2-D grid with tunable blocks only.
+std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
+                                              const analysis::DispatchMap& map,
+                                              const analysis::Segment& segment,
+                                              int launch_index,
+                                              bool internal_buffers);
+
+// The lines of run() that launch one relaunch (relaunch_params' form): each buffer not yet in
+// `tensors` (root -> variable) bound to a new `_tN` (internal ones allocated on `_device`) in
+// `body`, and the launch statement returned, with the settings' `<prefix>XBLOCK`, ...
+// `<prefix>num_warps` values. Launches that share `tensors` share their buffers.
+std::string launch_text(const nlohmann::json& relaunch,
+                        const nlohmann::json& settings,
+                        const std::string& prefix,
+                        std::map<std::string, std::string>& tensors,
+                        std::string& body);
+
+// fuse (fuse.cpp), a rewrite of Inductor's kernels: a pointwise launch P whose output B is read
+// only by later launches of the segment (not returned, not read after them, not a graph input;
+// no launch from P to its last reader writes what P reads) is dropped, and every load of B in
+// its readers is replaced by P's computation at that address, so B is neither written nor read
+// again. Inductor writes P separately when a reader reads B at several addresses per element (a
+// pooling window after a norm's output: L2/85 writes and rereads the whole normalized tensor) or
+// when several kernels read it. Refused when P is not a 1-D pointwise kernel with one store at
+// `xindex`, uses XBLOCK or loops, or a reader reads B other than through `tl.load(B + (index),
+// mask, ...)`. The segment's other launches are relaunched as the config proposer does.
+// params: {"launches": [relaunch_params..., fused ones with "fused": true], "producer",
+// "consumers", "buffer", "loads"}.
+std::optional<RecipeMatch> match_fuse(const inductor::OutputCode& code,
+                                      const analysis::DispatchMap& map,
+                                      const analysis::Segment& segment);
+
+// P's kernel source inlined into C's at every load of C's pointer parameter `c_param` (what
+// match_fuse does to the text; exposed for tests). `p_args` maps P's pointer parameters to C's
+// names (P's in-out pointer to `c_param`, the others to the new parameters the fused kernel
+// takes after C's pointer parameters, in this order). nullopt when the texts are not in the form
+// match_fuse needs.
+struct Inlined {
+  std::string source;                   // C's module text with the fused kernel
+  std::string kernel;                   // its name
+  std::vector<std::string> new_params;  // P's pointer parameters C now takes, renamed
+  int loads = 0;                        // loads of B replaced
+};
+
+std::optional<Inlined> inline_producer(const std::string& p_source,
+                                       const std::string& c_source,
+                                       const std::string& c_param);
+
+std::vector<nlohmann::json> fuse_settings(const RecipeMatch& match);
+std::vector<nlohmann::json> fuse_neighbours(const RecipeMatch& match,
+                                            const nlohmann::json& settings);
+std::string fuse_source(const RecipeMatch& match, int segment, const nlohmann::json& settings);
 
 // Whether `text` is a Python identifier (a buffer or parameter name).
 bool identifier(const std::string& text);

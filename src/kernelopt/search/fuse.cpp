@@ -1,0 +1,618 @@
+// The fuse rewrite (issue 5, the rewrite proposer): Inductor sometimes writes a pointwise result
+// to memory only for the next kernel to read it back at several addresses per element, since
+// inlining it would repeat its work: a norm's output before a pooling window (L2/85 writes the
+// whole normalized tensor and reads it again, 1 GB of traffic for a 32 MB result). The rewrite
+// drops the producer's launch and computes its value at each address the consumer loads instead.
+// The producer's extra work is a few loads of per-channel parameters and statistics (cached) and
+// arithmetic; the write and the reread of the intermediate disappear.
+//
+// Text level: the producer's body (its index definitions, loads and arithmetic) is copied in front
+// of every load of the intermediate in the consumer, its names prefixed per copy, `xindex`
+// replaced by the load's address expression and its load masks by the consumer's mask. The value
+// is cast to the intermediate's element type (what the load would have returned), and a masked
+// load's `other` is kept with tl.where.
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <regex>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "kernelopt/inductor/detail/pytext.hpp"
+#include "kernelopt/search/recipe_match.hpp"
+
+namespace kernelopt::search {
+
+namespace {
+
+namespace py = inductor::detail;
+
+struct Function {
+  std::vector<std::string> head;  // the module text's lines before the body (decorator, def)
+  std::size_t def = 0;            // index of the `def` line in head
+  std::vector<std::string> params;
+  std::vector<std::string> body;  // indented lines after the def
+  std::vector<std::string> tail;  // lines after the body
+};
+
+// The @triton.jit function of a kernel's module text, or nullopt when the def is not one line.
+std::optional<Function> function_of(const std::string& source) {
+  Function f;
+  const auto lines = py::split_lines(source);
+  std::size_t i = 0;
+  bool found = false;
+  for (; i < lines.size(); ++i) {
+    f.head.emplace_back(lines[i]);
+    if (lines[i].rfind("def ", 0) == 0) {
+      found = true;
+      break;
+    }
+  }
+  if (!found) return std::nullopt;
+  f.def = f.head.size() - 1;
+  const std::string def = f.head.back();
+  const std::size_t open = def.find('(');
+  const std::size_t close = open == std::string::npos ? open : py::find_closing(def, open);
+  if (close == std::string::npos || def.substr(close) != "):") return std::nullopt;
+  for (const auto& piece :
+       py::split_top_level(std::string_view(def).substr(open + 1, close - open - 1))) {
+    const std::size_t colon = piece.find(':');
+    f.params.emplace_back(py::trim(colon == std::string::npos
+                                       ? std::string_view(piece)
+                                       : std::string_view(piece).substr(0, colon)));
+  }
+  for (++i; i < lines.size(); ++i) {
+    const std::string_view line = lines[i];
+    if (!line.empty() && line.rfind("    ", 0) != 0) break;
+    f.body.emplace_back(line);
+  }
+  for (; i < lines.size(); ++i) {
+    f.tail.emplace_back(lines[i]);
+  }
+  while (!f.body.empty() && py::trim(f.body.back()).empty()) {
+    f.body.pop_back();
+  }
+  return f;
+}
+
+bool ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+}
+
+// The identifiers of a line outside quotes that are not attributes (`tl.load` gives `tl`).
+template <typename Visit>
+std::string map_identifiers(const std::string& line, Visit visit) {
+  std::string out;
+  char quote = 0;
+  for (std::size_t i = 0; i < line.size();) {
+    const char c = line[i];
+    if (quote != 0) {
+      out += c;
+      if (c == quote) quote = 0;
+      ++i;
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      quote = c;
+      out += c;
+      ++i;
+      continue;
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_') {
+      std::size_t j = i;
+      while (j < line.size() && ident_char(line[j])) {
+        ++j;
+      }
+      const std::string name = line.substr(i, j - i);
+      const bool attribute = i > 0 && line[i - 1] == '.';
+      out += attribute ? name : visit(name);
+      i = j;
+      continue;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) != 0) {  // a number (1e-05 stays whole)
+      std::size_t j = i;
+      while (j < line.size() &&
+             (ident_char(line[j]) || line[j] == '.' ||
+              ((line[j] == '-' || line[j] == '+') && (line[j - 1] == 'e' || line[j - 1] == 'E')))) {
+        ++j;
+      }
+      out += line.substr(i, j - i);
+      i = j;
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
+bool uses(const std::string& line, const std::string& name) {
+  bool found = false;
+  map_identifiers(line, [&](const std::string& id) {
+    found = found || id == name;
+    return id;
+  });
+  return found;
+}
+
+std::string indent_of(const std::string& line) {
+  return line.substr(0, line.find_first_not_of(' '));
+}
+
+// `LHS = tl.load(ARGS)` or `tl.store(ARGS)`: the call's arguments, or nullopt.
+std::optional<std::vector<std::string>> call_args(const std::string& text, const std::string& fn) {
+  const std::string t(py::trim(text));
+  if (t.rfind(fn + "(", 0) != 0 || t.back() != ')') return std::nullopt;
+  const std::size_t open = fn.size();
+  if (py::find_closing(t, open) != t.size() - 1) return std::nullopt;
+  return py::split_top_level(std::string_view(t).substr(open + 1, t.size() - open - 2));
+}
+
+// "PTR + (INDEX)" or "PTR + INDEX": {PTR, INDEX}.
+std::optional<std::pair<std::string, std::string>> pointer_plus(const std::string& arg) {
+  const std::size_t plus = arg.find(" + ");
+  if (plus == std::string::npos) return std::nullopt;
+  const std::string ptr(py::trim(std::string_view(arg).substr(0, plus)));
+  if (!identifier(ptr)) return std::nullopt;
+  return std::pair{ptr, std::string(py::trim(std::string_view(arg).substr(plus + 3)))};
+}
+
+const std::map<std::string, std::string>& element_types() {
+  static const std::map<std::string, std::string> types = {{"fp32", "tl.float32"},
+                                                           {"fp16", "tl.float16"},
+                                                           {"bf16", "tl.bfloat16"},
+                                                           {"fp64", "tl.float64"}};
+  return types;
+}
+
+// The element type of a pointer parameter from the decorator's signature ('out_ptr0': '*fp32').
+std::optional<std::string> element_type(const std::string& source, const std::string& param) {
+  const std::string key = "'" + param + "': '*";
+  const std::size_t at = source.find(key);
+  if (at == std::string::npos) return std::nullopt;
+  const std::size_t start = at + key.size();
+  const std::size_t end = source.find('\'', start);
+  if (end == std::string::npos) return std::nullopt;
+  const auto it = element_types().find(source.substr(start, end - start));
+  if (it == element_types().end()) return std::nullopt;
+  return it->second;
+}
+
+bool pointer_param(const std::string& name) {
+  return name.rfind("in_ptr", 0) == 0 || name.rfind("out_ptr", 0) == 0 ||
+         name.rfind("in_out_ptr", 0) == 0;
+}
+
+}  // namespace
+
+std::optional<Inlined> inline_producer(const std::string& p_source,
+                                       const std::string& c_source,
+                                       const std::string& c_param) {
+  const auto p = function_of(without_heuristics(p_source));
+  const auto c = function_of(without_heuristics(c_source));
+  if (!p || !c) return std::nullopt;
+  if (std::find(c->params.begin(), c->params.end(), c_param) == c->params.end()) {
+    return std::nullopt;
+  }
+  // ---- the producer: preamble dropped, one store at xindex, nothing that depends on XBLOCK ----
+  std::vector<std::string> body;
+  std::string store_ptr;
+  std::string stored;
+  std::string index_var = "xindex";
+  for (const auto& line : p->body) {
+    const std::string t(py::trim(line));
+    if (t.empty() || t.rfind("xnumel = ", 0) == 0 || t.rfind("xoffset = ", 0) == 0 ||
+        t.rfind("xindex = ", 0) == 0 || t.rfind("xmask = ", 0) == 0) {
+      continue;
+    }
+    if (const auto args = call_args(t, "tl.store")) {
+      if (!store_ptr.empty() || args->size() < 2) return std::nullopt;  // one store only
+      const auto target = pointer_plus((*args)[0]);
+      if (!target) return std::nullopt;
+      std::string index = target->second;
+      if (index.size() > 2 && index.front() == '(' && index.back() == ')') {
+        index = index.substr(1, index.size() - 2);
+      }
+      if (!identifier(index) || !identifier((*args)[1])) return std::nullopt;
+      store_ptr = target->first;
+      stored = (*args)[1];
+      index_var = index;
+      continue;
+    }
+    for (const char* banned :
+         {"XBLOCK", "xnumel", "tl.program_id", "tl.arange", "tl.atomic", "tl.store", "tl.reduce",
+          "tl.sum", "tl.debug_barrier", "r0_", "RBLOCK", "R0_BLOCK"}) {
+      if (t.find(banned) != std::string::npos) return std::nullopt;
+    }
+    for (const char* keyword : {"for ", "while ", "if ", "else", "return"}) {
+      if (t.rfind(keyword, 0) == 0) return std::nullopt;
+    }
+    body.push_back(t);
+  }
+  if (store_ptr.empty() ||
+      (store_ptr.rfind("out_ptr", 0) != 0 && store_ptr.rfind("in_out_ptr", 0) != 0)) {
+    return std::nullopt;
+  }
+  const auto type = element_type(p_source, store_ptr);
+  if (!type) return std::nullopt;
+  // The index variable's definition (`x3 = xindex`) goes: the copies use the address directly.
+  if (index_var != "xindex") {
+    int defined = 0;
+    for (auto it = body.begin(); it != body.end();) {
+      const auto [name, value] = py::split_keyword(*it);
+      if (name == index_var) {
+        ++defined;
+        if (value != "xindex") return std::nullopt;
+        it = body.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    if (defined != 1) return std::nullopt;
+  }
+  // Locals, pointer parameters; loads' masks must be theirs to replace.
+  std::set<std::string> locals;
+  for (auto& line : body) {
+    const auto [lhs, rhs] = py::split_keyword(line);
+    if (lhs.empty()) return std::nullopt;  // a statement that assigns nothing
+    for (const auto& name : py::split_top_level(lhs)) {
+      if (!identifier(name)) return std::nullopt;
+      locals.insert(name);
+    }
+    if (const auto args = call_args(rhs, "tl.load")) {
+      if (args->size() < 2 || ((*args)[1] != "None" && (*args)[1] != "xmask")) return std::nullopt;
+      const auto ptr = pointer_plus((*args)[0]);
+      if (!ptr || !pointer_param(ptr->first)) return std::nullopt;
+      if (ptr->first == store_ptr && store_ptr.rfind("in_out_ptr", 0) != 0) return std::nullopt;
+    } else if (uses(line, "xmask")) {
+      return std::nullopt;
+    }
+  }
+  std::vector<std::string> new_params;
+  std::map<std::string, std::string> param_names;
+  for (const auto& name : p->params) {
+    if (!pointer_param(name)) continue;
+    if (name == store_ptr) {
+      param_names[name] = c_param;  // the in-out buffer is the intermediate: C's pointer to it
+      continue;
+    }
+    const std::string renamed = "fused_" + name;
+    if (std::find(c->params.begin(), c->params.end(), renamed) != c->params.end()) {
+      return std::nullopt;
+    }
+    param_names[name] = renamed;
+    new_params.push_back(renamed);
+  }
+  // ---- the consumer: every use of c_param is a load ----
+  Inlined out;
+  std::vector<std::string> fused_body;
+  for (const auto& line : c->body) {
+    if (!uses(line, c_param)) {
+      fused_body.push_back(line);
+      continue;
+    }
+    const auto [lhs, rhs] = py::split_keyword(std::string(py::trim(line)));
+    const auto args = call_args(rhs, "tl.load");
+    if (lhs.empty() || !identifier(lhs) || !args || args->empty()) return std::nullopt;
+    const auto address = pointer_plus((*args)[0]);
+    if (!address || address->first != c_param || uses(address->second, c_param)) {
+      return std::nullopt;
+    }
+    std::string mask = "None";
+    std::string other;
+    for (std::size_t i = 1; i < args->size(); ++i) {
+      const auto [key, value] = py::split_keyword((*args)[i]);
+      if (key.empty() && i == 1) {
+        mask = value;
+      } else if (key == "mask") {
+        mask = value;
+      } else if (key == "other") {
+        other = value;
+      } else if (key != "eviction_policy" && key != "cache_modifier") {
+        return std::nullopt;
+      }
+    }
+    if (uses(mask, c_param) || uses(other, c_param)) return std::nullopt;
+    const std::string prefix = fmt::format("f{}_", out.loads++);
+    const std::string& a = address->second;
+    const bool wrapped = a.size() > 1 && a.front() == '(' && py::find_closing(a, 0) == a.size() - 1;
+    const std::string address_text = wrapped ? a : "(" + a + ")";
+    const std::string pad = indent_of(line);
+    const auto rename = [&](const std::string& id) -> std::string {
+      if (id == "xindex" || id == index_var) return address_text;
+      if (locals.count(id) != 0) return prefix + id;
+      if (const auto it = param_names.find(id); it != param_names.end()) return it->second;
+      return id;
+    };
+    for (const auto& p_line : body) {
+      const auto [p_lhs, p_rhs] = py::split_keyword(p_line);
+      std::string text = map_identifiers(p_line, rename);
+      if (auto p_args = call_args(p_rhs, "tl.load")) {
+        // The producer's load, at the consumer's mask (in the consumer's names, not renamed):
+        // where the consumer loads nothing the address may be out of bounds.
+        for (auto& arg : *p_args) {
+          arg = map_identifiers(arg, rename);
+        }
+        (*p_args)[1] = mask;
+        text = fmt::format("{} = tl.load({})", map_identifiers(p_lhs, rename),
+                           fmt::join(*p_args, ", "));
+      }
+      fused_body.push_back(pad + text);
+    }
+    std::string value = fmt::format("{}{}.to({})", prefix, stored, *type);
+    if (!other.empty()) value = fmt::format("tl.where({}, {}, {})", mask, value, other);
+    fused_body.push_back(pad + lhs + " = " + value);
+  }
+  if (out.loads == 0) return std::nullopt;
+  // ---- the fused module text: C's, renamed, with P's parameters after C's pointers ----
+  std::string def = c->head[c->def];
+  const std::string c_name = def.substr(4, def.find('(') - 4);
+  out.kernel = c_name + "_fused";
+  std::string last_pointer;
+  for (const auto& name : c->params) {
+    if (pointer_param(name)) last_pointer = name;
+  }
+  if (last_pointer.empty()) return std::nullopt;
+  std::vector<std::string> params;
+  for (const auto& name : c->params) {
+    params.push_back(name);
+    if (name == last_pointer) {
+      params.insert(params.end(), new_params.begin(), new_params.end());
+    }
+  }
+  // The parameter texts as written (annotations kept): rebuild the list by name.
+  const std::size_t open = def.find('(');
+  const auto written =
+      py::split_top_level(std::string_view(def).substr(open + 1, def.size() - open - 3));
+  std::vector<std::string> texts;
+  for (std::size_t i = 0; i < written.size(); ++i) {
+    texts.push_back(written[i]);
+    if (c->params[i] == last_pointer) {
+      texts.insert(texts.end(), new_params.begin(), new_params.end());
+    }
+  }
+  std::string text;
+  for (std::size_t i = 0; i < c->head.size(); ++i) {
+    text +=
+        i == c->def ? fmt::format("def {}({}):", out.kernel, fmt::join(texts, ", ")) : c->head[i];
+    text += "\n";
+  }
+  for (const auto& line : fused_body) {
+    text += line + "\n";
+  }
+  for (const auto& line : c->tail) {
+    text += line + "\n";
+  }
+  out.source = text;
+  out.new_params = new_params;
+  return out;
+}
+
+std::optional<RecipeMatch> match_fuse(const inductor::OutputCode& code,
+                                      const analysis::DispatchMap& map,
+                                      const analysis::Segment& segment) {
+  if (segment.extern_call || segment.launches.size() < 2) return std::nullopt;
+  std::vector<nlohmann::json> relaunches;
+  for (const int index : segment.launches) {
+    auto params = relaunch_params(code, map, segment, index, true);
+    if (!params) return std::nullopt;
+    relaunches.push_back(std::move(*params));
+  }
+  const auto contains = [](const std::vector<std::string>& list, const std::string& name) {
+    return std::find(list.begin(), list.end(), name) != list.end();
+  };
+  for (std::size_t i = 0; i + 1 < relaunches.size(); ++i) {
+    const nlohmann::json& p = relaunches[i];
+    if (p.at("kind") != "pointwise" || p.at("grid") != 1) continue;
+    const analysis::Launch& p_launch = map.launches[static_cast<std::size_t>(segment.launches[i])];
+    // The intermediate: the one buffer P writes, dead after the segment.
+    if (p_launch.writes.size() != 1) continue;
+    const std::string buffer = p_launch.writes.front();
+    if (contains(segment.outputs, buffer) || contains(code.returns, buffer) ||
+        contains(code.graph_inputs, buffer)) {
+      continue;
+    }
+    // Its consumers: the later launches of the segment that read it. No launch from P to the
+    // last of them may write what P reads (P's reads move to the consumers' time), nor may any
+    // statement after P other than a consumer read it.
+    std::vector<std::size_t> consumers;
+    for (std::size_t j = i + 1; j < relaunches.size(); ++j) {
+      const analysis::Launch& l = map.launches[static_cast<std::size_t>(segment.launches[j])];
+      if (contains(l.reads, buffer)) consumers.push_back(j);
+    }
+    if (consumers.empty()) continue;
+    std::set<int> consumer_steps;
+    for (const std::size_t j : consumers) {
+      consumer_steps.insert(map.launches[static_cast<std::size_t>(segment.launches[j])].step);
+    }
+    bool unsafe = false;
+    for (std::size_t s = static_cast<std::size_t>(p_launch.step) + 1; s < code.steps.size(); ++s) {
+      if (consumer_steps.count(static_cast<int>(s)) == 0 && contains(code.steps[s].reads, buffer)) {
+        unsafe = true;
+      }
+    }
+    for (std::size_t j = i + 1; j <= consumers.back(); ++j) {
+      const analysis::Launch& l = map.launches[static_cast<std::size_t>(segment.launches[j])];
+      for (const auto& name : l.writes) {
+        unsafe = unsafe || contains(p_launch.reads, name) || name == buffer;
+      }
+    }
+    if (unsafe) continue;
+    const inductor::TritonKernel* p_kernel = code.kernel(p.at("kernel").get<std::string>());
+    if (p_kernel == nullptr) continue;
+    std::map<std::size_t, nlohmann::json> fused;
+    int loads = 0;
+    std::vector<std::string> names;
+    for (const std::size_t j : consumers) {
+      const nlohmann::json& c = relaunches[j];
+      std::string c_param;
+      int bound = 0;
+      for (const auto& arg : c.at("args")) {
+        if (arg.contains("root") && arg.at("root") == buffer) {
+          c_param = arg.at("param").get<std::string>();
+          ++bound;
+        }
+      }
+      const inductor::TritonKernel* c_kernel = code.kernel(c.at("kernel").get<std::string>());
+      if (bound != 1 || c_kernel == nullptr) break;
+      const auto inlined = inline_producer(p_kernel->source, c_kernel->source, c_param);
+      if (!inlined) break;
+      // The fused launch: C's arguments, then P's pointers (in P's order) after C's pointers.
+      nlohmann::json extra = nlohmann::json::array();
+      for (const auto& arg : p.at("args")) {
+        if (!arg.contains("root") || arg.at("root") == buffer) continue;
+        nlohmann::json renamed = arg;
+        renamed["param"] = "fused_" + arg.at("param").get<std::string>();
+        extra.push_back(renamed);
+      }
+      if (extra.size() != inlined->new_params.size()) break;
+      const nlohmann::json& c_args = c.at("args");
+      std::size_t last_pointer = 0;
+      for (std::size_t a = 0; a < c_args.size(); ++a) {
+        if (c_args[a].contains("root")) last_pointer = a;
+      }
+      nlohmann::json args = nlohmann::json::array();
+      for (std::size_t a = 0; a < c_args.size(); ++a) {
+        args.push_back(c_args[a]);
+        if (a == last_pointer) {
+          for (const auto& e : extra) {
+            args.push_back(e);
+          }
+        }
+      }
+      nlohmann::json f = c;
+      f["args"] = args;
+      f["kernel"] = inlined->kernel;
+      f["source"] = inlined->source;
+      f["fused"] = true;
+      fused[j] = std::move(f);
+      loads += inlined->loads;
+      names.push_back(c.at("kernel").get<std::string>());
+    }
+    if (fused.size() != consumers.size()) continue;
+    nlohmann::json launches = nlohmann::json::array();
+    for (std::size_t r = 0; r < relaunches.size(); ++r) {
+      if (r == i) continue;
+      launches.push_back(fused.count(r) != 0 ? fused.at(r) : relaunches[r]);
+    }
+    nlohmann::json params = {{"launches", launches},
+                             {"producer", p.at("kernel")},
+                             {"consumers", names},
+                             {"buffer", buffer},
+                             {"loads", loads}};
+    return RecipeMatch{
+        "fuse", params,
+        fmt::format("{} inlined into {} at {} loads of {}: {} is no longer written and reread",
+                    p.at("kernel").get<std::string>(), fmt::join(names, " and "), loads, buffer,
+                    buffer)};
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+std::string prefix_of(std::size_t r) {
+  return fmt::format("k{}_", r);
+}
+
+}  // namespace
+
+std::vector<nlohmann::json> fuse_settings(const RecipeMatch& match) {
+  const auto& launches = match.params.at("launches");
+  std::vector<std::vector<nlohmann::json>> each;
+  std::size_t most = 0;
+  for (const auto& launch : launches) {
+    each.push_back(config_settings(RecipeMatch{"config", launch, ""}));
+    most = std::max(most, each.back().size());
+  }
+  std::vector<nlohmann::json> out;
+  for (std::size_t j = 0; j < most; ++j) {
+    nlohmann::json s = nlohmann::json::object();
+    for (std::size_t r = 0; r < each.size(); ++r) {
+      if (each[r].empty()) continue;
+      for (const auto& [key, value] : each[r][j % each[r].size()].items()) {
+        s[prefix_of(r) + key] = value;
+      }
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::vector<nlohmann::json> fuse_neighbours(const RecipeMatch& match,
+                                            const nlohmann::json& settings) {
+  static const std::map<std::string, std::pair<long, long>> bounds = {{"XBLOCK", {1, 4096}},
+                                                                      {"YBLOCK", {1, 1024}},
+                                                                      {"R0_BLOCK", {16, 8192}},
+                                                                      {"num_warps", {1, 32}},
+                                                                      {"num_stages", {1, 4}}};
+  const auto& launches = match.params.at("launches");
+  std::vector<nlohmann::json> out;
+  for (std::size_t r = 0; r < launches.size(); ++r) {
+    const std::string prefix = prefix_of(r);
+    const RecipeMatch one{"config", launches[r], ""};
+    for (const auto& [knob, range] : bounds) {
+      const std::string key = prefix + knob;
+      if (!settings.contains(key)) continue;
+      const long value = settings.at(key).get<long>();
+      for (const long next : {value * 2, value / 2}) {
+        if (value == 0 || next < range.first || next > range.second) continue;
+        nlohmann::json s = settings;
+        s[key] = next;
+        nlohmann::json own = nlohmann::json::object();  // this launch's settings, unprefixed
+        long elements = 1;
+        for (const auto& [k, v] : s.items()) {
+          if (k.rfind(prefix, 0) != 0) continue;
+          own[k.substr(prefix.size())] = v;
+        }
+        for (const char* block : {"XBLOCK", "YBLOCK", "R0_BLOCK"}) {
+          elements *= own.value(block, 1L);
+        }
+        if (launches[r].contains("fixed")) {
+          elements *= launches[r].at("fixed").value("R0_BLOCK", 1L);
+        }
+        if (elements <= 16384 && config_fits(one, own)) out.push_back(std::move(s));
+      }
+    }
+  }
+  return out;
+}
+
+std::string fuse_source(const RecipeMatch& match, int segment, const nlohmann::json& settings) {
+  const auto& launches = match.params.at("launches");
+  std::string sources;
+  std::set<std::string> defined;
+  std::string body;
+  std::string device;
+  std::map<std::string, std::string> tensors;
+  for (std::size_t r = 0; r < launches.size(); ++r) {
+    const auto& launch = launches[r];
+    if (defined.insert(launch.at("kernel").get<std::string>()).second) {
+      sources += launch.at("source").get<std::string>() + "\n\n";
+    }
+    for (const auto& arg : launch.at("args")) {
+      if (device.empty() && arg.contains("root") && arg.at("from") != "internal") {
+        device = fmt::format("    _device = {}[\"{}\"].device\n", arg.at("from").get<std::string>(),
+                             arg.at("root").get<std::string>());
+      }
+    }
+    const std::string line = launch_text(launch, settings, prefix_of(r), tensors, body);
+    body += line;
+  }
+  return fmt::format(
+      "\"\"\"Segment {}: {}.\n\nWritten by kernelopt's rewrite proposer (fuse): Inductor's kernels "
+      "without their\nautotuning decorators, {} computed inside {} instead of launched, each\n"
+      "launched with the settings below.\n\"\"\"\n\n"
+      "import torch\nimport triton\n\n"
+      "{}\n"
+      "def run(inputs, outputs):\n"
+      "{}{}",
+      segment, match.why, match.params.at("producer").get<std::string>(),
+      fmt::format("{}",
+                  fmt::join(match.params.at("consumers").get<std::vector<std::string>>(), " and ")),
+      sources, device, body);
+}
+
+}  // namespace kernelopt::search
