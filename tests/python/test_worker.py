@@ -157,3 +157,25 @@ def test_cudagraphs_timing_that_cuda_graphs_cannot_run_is_unavailable_not_a_fail
     assert reply["unavailable"].startswith("RuntimeError: Error: accessing tensor output of CUDAGraphs")
     with pytest.raises(WorkerError):
         session.time_model({"variant": "other"})
+
+
+def test_probe_merges_a_segments_outputs_final_at_different_steps_and_keeps_its_first_run():
+    """A segment whose outputs are final after different launches (a batch norm's running
+    statistics before the segment's last launch) has several "out" probes; all of them belong to
+    the run its "in" probe started. A second run of the segment in the same call is not kept."""
+    from kernelopt.worker.segments import Probe
+
+    store = {}
+    probe = Probe([3], store)
+    probe.seed = 0
+    running, out = torch.zeros(2), torch.ones(4)
+    probe(3, "in", {"x": torch.arange(4.0)})
+    probe(3, "out", {"running_mean": running})
+    probe(3, "out", {"buf16": out})
+    probe(7, "out", {"other": out})  # not wanted
+    probe(3, "in", {"x": torch.full((4,), 9.0)})  # the graph runs the segment again
+    probe(3, "out", {"buf16": torch.full((4,), 9.0)})
+    io = store[3][0]
+    assert sorted(io["out"]) == ["buf16", "running_mean"]
+    assert torch.equal(io["out"]["buf16"], out) and torch.equal(io["in"]["x"], torch.arange(4.0))
+    assert 7 not in store

@@ -448,5 +448,6 @@ TEST(Fuse, BatchNormOutputInlinedIntoBothReadersAndBiasIntoAnAveragePool) {
   EXPECT_EQ(avg->params.at("loads"), 16);
 }
 
+
 }  // namespace
 }  // namespace kernelopt

@@ -18,19 +18,24 @@ class Probe:
         self.wanted = set(wanted)
         self.store = store  # segment id -> seed -> {"in": {...}, "out": {...}}
         self.seed = None
-        self.fired: dict = {}  # (segment, "in"/"out") -> times seen this seed
+        self.fired: dict = {}  # segment -> times its "in" probe fired this seed
 
     def __call__(self, segment, side, tensors) -> None:
         if segment not in self.wanted:
             return
         if side not in ("in", "out"):
             raise ValueError(f"_ko_probe side must be 'in' or 'out', got {side!r}")
-        key = (segment, side)
-        self.fired[key] = self.fired.get(key, 0) + 1
-        if self.fired[key] > 1:  # the first run of the segment in the call is the one kept
+        # The first run of the segment in the call is the one kept: its "in" probe starts it. A
+        # segment has one "in" probe and one "out" probe per step after which some of its
+        # outputs are final (a mutated graph input finalized before its last launch: a batch
+        # norm's running statistics), so the outs of one run are merged.
+        if side == "in":
+            self.fired[segment] = self.fired.get(segment, 0) + 1
+        if self.fired.get(segment, 0) != 1:
             return
         entry = self.store.setdefault(segment, {}).setdefault(self.seed, {"in": {}, "out": {}})
-        entry[side] = {root: _copy(value) for root, value in tensors.items()}
+        for root, value in tensors.items():
+            entry[side].setdefault(root, _copy(value))
 
 
 def _copy(value):
