@@ -179,3 +179,38 @@ def test_probe_merges_a_segments_outputs_final_at_different_steps_and_keeps_its_
     assert sorted(io["out"]) == ["buf16", "running_mean"]
     assert torch.equal(io["out"]["buf16"], out) and torch.equal(io["in"]["x"], torch.arange(4.0))
     assert 7 not in store
+
+
+def test_autotuned_configs_are_read_from_the_graphs_loaded_module(tmp_path, monkeypatch):
+    """The launch settings Inductor's autotuner left on each kernel of a graph's loaded module
+    (one launcher after autotuning) are reported per graph; a module of other source, a kernel
+    still holding several launchers and a non-kernel name are not."""
+    import types
+
+    from torch._inductor.codecache import PyCodeCache
+
+    from kernelopt.worker.capture import Capture, Graph, _autotuned_configs
+
+    def kernel(launchers):
+        return types.SimpleNamespace(launchers=[types.SimpleNamespace(config=types.SimpleNamespace(
+            kwargs=kw, num_warps=w, num_stages=1)) for kw, w in launchers])
+
+    modules = []
+    for name, source, attrs in (
+            ("a", "# graph a\n", {"triton_poi_fused_relu_0": kernel([({"XBLOCK": 1024}, 4)]),
+                                  "triton_red_fused_sum_1": kernel([({"XBLOCK": 1, "R0_BLOCK": 2048}, 8)]),
+                                  "triton_per_fused_2": kernel([({"XBLOCK": 8}, 2), ({"XBLOCK": 16}, 4)]),
+                                  "helper": kernel([({"XBLOCK": 1}, 1)])}),
+            ("b", "# another graph\n", {"triton_poi_fused_relu_0": kernel([({"XBLOCK": 64}, 1)])})):
+        path = tmp_path / f"{name}.py"
+        path.write_text(source)
+        module = types.ModuleType(name)
+        module.__file__ = str(path)
+        module.__dict__.update(attrs)
+        modules.append(module)
+    monkeypatch.setattr(PyCodeCache, "modules", modules)
+    capture = Capture(compiled=None)
+    capture.graphs = [Graph(index=0, source="# graph a\n")]
+    assert _autotuned_configs(capture) == {0: {
+        "triton_poi_fused_relu_0": {"XBLOCK": 1024, "num_warps": 4, "num_stages": 1},
+        "triton_red_fused_sum_1": {"XBLOCK": 1, "R0_BLOCK": 2048, "num_warps": 8, "num_stages": 1}}}

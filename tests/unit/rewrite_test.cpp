@@ -448,6 +448,51 @@ TEST(Fuse, BatchNormOutputInlinedIntoBothReadersAndBiasIntoAnAveragePool) {
   EXPECT_EQ(avg->params.at("loads"), 16);
 }
 
+// With the launch settings Inductor's autotuner chose (read at capture), config and fuse start
+// there: the unfused launches exactly as the baseline ran them, the fused kernel's tile shrunk
+// for its 16 copies of the producer.
+TEST(Fuse, StartsFromInductorsAutotunedSettings) {
+  Captured c = parse(fixture("h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py"));
+  for (auto& kernel : c.run.code.kernels) {
+    if (kernel.name == "triton_red_fused_convolution_native_group_norm_2") {
+      kernel.autotuned = {{"XBLOCK", 16}, {"R0_BLOCK", 256}, {"num_warps", 8}, {"num_stages", 1}};
+    }
+    if (kernel.name ==
+        "triton_poi_fused_clamp_convolution_max_pool2d_with_indices_mul_native_group_norm_4") {
+      kernel.autotuned = {{"XBLOCK", 32}, {"YBLOCK", 64}, {"num_warps", 4}, {"num_stages", 1}};
+    }
+  }
+  const auto m = first_fuse(c);
+  ASSERT_TRUE(m.has_value());
+  const auto settings = search::recipe_settings(*m);
+  ASSERT_FALSE(settings.empty());
+  EXPECT_EQ(settings.front().at("k0_XBLOCK"), 16);
+  EXPECT_EQ(settings.front().at("k0_R0_BLOCK"), 256);
+  EXPECT_EQ(settings.front().at("k0_num_warps"), 8);
+  for (const auto& s : settings) {
+    EXPECT_LE(s.at("k1_XBLOCK").get<long>() * s.at("k1_YBLOCK").get<long>(), 256) << s;
+  }
+  EXPECT_EQ(
+      settings.front().at("k1_YBLOCK").get<long>() * settings.front().at("k1_XBLOCK").get<long>(),
+      256);
+  // The config proposer on the statistics' kernel alone (split segments) starts at Inductor's.
+  analysis::AnalysisOptions split;
+  split.split_launches = true;
+  const auto map = analysis::build_dispatch_map({c.run}, split);
+  bool found = false;
+  for (const auto& segment : map.segments) {
+    const auto config = search::match_config(c.run.code, map, segment);
+    if (!config ||
+        config->params.at("kernel") != "triton_red_fused_convolution_native_group_norm_2") {
+      continue;
+    }
+    found = true;
+    EXPECT_EQ(
+        search::recipe_settings(*config).front(),
+        (nlohmann::json{{"XBLOCK", 16}, {"R0_BLOCK", 256}, {"num_warps", 8}, {"num_stages", 1}}));
+  }
+  EXPECT_TRUE(found);
+}
 
 }  // namespace
 }  // namespace kernelopt

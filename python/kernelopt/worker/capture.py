@@ -146,6 +146,43 @@ def _write_sources(result: Capture, run_dir: str) -> None:
 
 
 def _describe_graphs(result: Capture, seed) -> list:
+    configs = _autotuned_configs(result)
     return [{"index": g.index, "path": g.path, "calls": g.calls_by_seed.get(seed, 0),
-             "args": [describe_value(a) for a in g.args_by_seed.get(seed, [])]}
+             "args": [describe_value(a) for a in g.args_by_seed.get(seed, [])],
+             "kernel_configs": configs.get(g.index, {})}
             for g in result.graphs]
+
+
+def _autotuned_configs(result: Capture) -> dict:
+    """graph index -> {kernel name: the launch settings Inductor's autotuner chose} (XBLOCK,
+    YBLOCK, R0_BLOCK, num_warps, num_stages), read from the loaded output-code module of each graph
+    after it ran: the config proposers start from them. Best effort: a graph whose module or
+    kernels are not found gets none."""
+    try:
+        from torch._inductor.codecache import PyCodeCache
+    except Exception:  # noqa: BLE001
+        return {}
+    by_source = {g.source: g.index for g in result.graphs}
+    out: dict = {}
+    for module in list(getattr(PyCodeCache, "modules", [])):
+        try:
+            with open(module.__file__, encoding="utf-8") as f:
+                index = by_source.get(f.read())
+        except Exception:  # noqa: BLE001
+            continue
+        if index is None:
+            continue
+        for name, kernel in vars(module).items():
+            launchers = getattr(kernel, "launchers", None)
+            if not name.startswith("triton_") or not launchers or len(launchers) != 1:
+                continue
+            config = getattr(launchers[0], "config", None)
+            if config is None:
+                continue
+            settings = {k: v for k, v in getattr(config, "kwargs", {}).items()
+                        if k in ("XBLOCK", "YBLOCK", "R0_BLOCK") and isinstance(v, int)}
+            for key in ("num_warps", "num_stages"):
+                if isinstance(getattr(config, key, None), int):
+                    settings[key] = getattr(config, key)
+            out.setdefault(index, {})[name] = settings
+    return out

@@ -132,6 +132,13 @@ analysis::GraphRun time_graph(worker::Worker& worker,
 analysis::GraphRun parse_graph(const nlohmann::json& graph, const std::string& text) {
   analysis::GraphRun run;
   run.code = inductor::parse_output_code(text);
+  if (graph.contains("kernel_configs") && graph.at("kernel_configs").is_object()) {
+    for (auto& kernel : run.code.kernels) {
+      if (graph.at("kernel_configs").contains(kernel.name)) {
+        kernel.autotuned = graph.at("kernel_configs").at(kernel.name);
+      }
+    }
+  }
   run.calls = std::max(1, graph.value("calls", 1));
   for (const auto& arg : graph.at("args")) {
     run.args.push_back(tensor_info(arg));

@@ -51,6 +51,9 @@ struct TritonKernel {
   std::string source_nodes;                    // "Topologically Sorted Source Nodes: [...]" text
   std::string graph_fragment;  // the "# Graph fragment:" comment lines, '# ' stripped
   int line = 0;                // 1-based line of `name = async_compile.triton(`
+  // The launch settings Inductor's autotuner chose when the graph ran ({"XBLOCK": 1024,
+  // "num_warps": 4, ...}), from the capture; empty when unknown (not in the output code's text).
+  nlohmann::json autotuned = nlohmann::json::object();
 };
 
 // A buffer created by the wrapper: `buf0 = empty_strided_cuda((16, 64), (64, 1), torch.float32)`

@@ -163,6 +163,17 @@ std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
   if (kind == "persistent_reduction" && has_r0) {
     params["fixed"] = {{"R0_BLOCK", next_power_of_two(numels.at("r0_numel").get<std::int64_t>())}};
   }
+  // The settings Inductor's autotuner chose, when the capture read them: the first to try.
+  nlohmann::json inductor = nlohmann::json::object();
+  for (const auto& [key, value] : kernel->autotuned.items()) {
+    const bool block = std::find(constexprs.begin(), constexprs.end(), key) != constexprs.end();
+    if (!value.is_number_integer() || value.get<std::int64_t>() <= 0) continue;
+    if ((block && !(params.contains("fixed") && params.at("fixed").contains(key))) ||
+        key == "num_warps" || key == "num_stages") {
+      inductor[key] = value;
+    }
+  }
+  if (inductor.contains("num_warps")) params["inductor"] = inductor;
   return params;
 }
 
@@ -227,6 +238,9 @@ std::vector<nlohmann::json> config_settings(const RecipeMatch& match) {
     add(8, 0, 0, 8);
     add(32, 0, 0, 8);
   }
+  // Inductor's own choice first, when the capture read it: the search starts where the baseline
+  // is and moves from there.
+  if (p.contains("inductor")) out.insert(out.begin(), p.at("inductor"));
   // A block that must divide its size halves until it does; settings that name no knob (a
   // kernel without XBLOCK) collapse into one per warp count.
   std::vector<nlohmann::json> unique;

@@ -483,6 +483,7 @@ std::optional<RecipeMatch> match_fuse(const inductor::OutputCode& code,
         }
       }
       nlohmann::json f = c;
+      f["inlined_loads"] = inlined->loads;
       f["args"] = args;
       f["kernel"] = inlined->kernel;
       f["source"] = inlined->source;
@@ -519,12 +520,48 @@ std::string prefix_of(std::size_t r) {
 
 }  // namespace
 
+// A fused kernel holds a copy of the producer per inlined load: its starting tiles shrink so that
+// tile elements times copies stay near what one unfused tile holds (4096), halving the largest
+// block while it still divides its size as before.
+nlohmann::json shrink_for_copies(const nlohmann::json& launch, nlohmann::json s) {
+  const long copies = launch.value("inlined_loads", 1L);
+  if (copies <= 1) return s;
+  const long cap = std::max(64L, 4096L / copies);
+  const auto elements = [&]() {
+    long n = 1;
+    for (const char* block : {"XBLOCK", "YBLOCK", "R0_BLOCK"}) {
+      n *= s.value(block, 1L);
+    }
+    return n;
+  };
+  while (elements() > cap) {
+    const char* largest = nullptr;
+    for (const char* block : {"XBLOCK", "YBLOCK", "R0_BLOCK"}) {
+      if (s.value(block, 1L) > 1 &&
+          (largest == nullptr || s.value(block, 1L) > s.value(largest, 1L))) {
+        largest = block;
+      }
+    }
+    if (largest == nullptr) break;
+    s[largest] = s.value(largest, 1L) / 2;
+  }
+  return s;
+}
+
 std::vector<nlohmann::json> fuse_settings(const RecipeMatch& match) {
   const auto& launches = match.params.at("launches");
   std::vector<std::vector<nlohmann::json>> each;
   std::size_t most = 0;
   for (const auto& launch : launches) {
-    each.push_back(config_settings(RecipeMatch{"config", launch, ""}));
+    std::vector<nlohmann::json> own;
+    for (const auto& s : config_settings(RecipeMatch{"config", launch, ""})) {
+      nlohmann::json shrunk = shrink_for_copies(launch, s);
+      if (config_fits(RecipeMatch{"config", launch, ""}, shrunk) &&
+          std::find(own.begin(), own.end(), shrunk) == own.end()) {
+        own.push_back(std::move(shrunk));
+      }
+    }
+    each.push_back(std::move(own));
     most = std::max(most, each.back().size());
   }
   std::vector<nlohmann::json> out;
