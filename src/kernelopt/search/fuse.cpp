@@ -304,9 +304,7 @@ std::optional<Inlined> inline_producer(const std::string& p_source,
     std::string other;
     for (std::size_t i = 1; i < args->size(); ++i) {
       const auto [key, value] = py::split_keyword((*args)[i]);
-      if (key.empty() && i == 1) {
-        mask = value;
-      } else if (key == "mask") {
+      if ((key.empty() && i == 1) || key == "mask") {
         mask = value;
       } else if (key == "other") {
         other = value;
@@ -318,7 +316,7 @@ std::optional<Inlined> inline_producer(const std::string& p_source,
     const std::string prefix = fmt::format("f{}_", out.loads++);
     const std::string& a = address->second;
     const bool wrapped = a.size() > 1 && a.front() == '(' && py::find_closing(a, 0) == a.size() - 1;
-    const std::string address_text = wrapped ? a : "(" + a + ")";
+    std::string address_text = wrapped ? a : "(" + a + ")";
     const std::string pad = indent_of(line);
     const auto rename = [&](const std::string& id) -> std::string {
       if (id == "xindex" || id == index_var) return address_text;
@@ -343,7 +341,7 @@ std::optional<Inlined> inline_producer(const std::string& p_source,
     }
     std::string value = fmt::format("{}{}.to({})", prefix, stored, *type);
     if (!other.empty()) value = fmt::format("tl.where({}, {}, {})", mask, value, other);
-    fused_body.push_back(pad + lhs + " = " + value);
+    fused_body.push_back(fmt::format("{}{} = {}", pad, lhs, value));
   }
   if (out.loads == 0) return std::nullopt;
   // ---- the fused module text: C's, renamed, with P's parameters after C's pointers ----

@@ -157,11 +157,11 @@ std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
                                               int launch_index,
                                               bool internal_buffers);
 
-// The lines of run() that launch one relaunch (relaunch_params' form): each buffer not yet in
+// The lines of run() that launch one relaunch `p` (relaunch_params' form): each buffer not yet in
 // `tensors` (root -> variable) bound to a new `_tN` (internal ones allocated on `_device`) in
 // `body`, and the launch statement returned, with the settings' `<prefix>XBLOCK`, ...
 // `<prefix>num_warps` values. Launches that share `tensors` share their buffers.
-std::string launch_text(const nlohmann::json& relaunch,
+std::string launch_text(const nlohmann::json& p,
                         const nlohmann::json& settings,
                         const std::string& prefix,
                         std::map<std::string, std::string>& tensors,
