@@ -1,0 +1,37 @@
+"""A convolution (cuDNN, kept as is) followed by GroupNorm, a per-channel scale, 3x3 max pooling
+and a clamp (Triton).
+
+Written for kernelopt in KernelBench's format. Inductor writes the normalized tensor in full and
+the pooling kernel reads it back at nine addresses per output: the shape of work the `fuse`
+rewrite removes (docs/candidates.md). The sizes are not KernelBench's (12 groups of 4 channels,
+an odd 88 x 88 output, a 3x3 window).
+"""
+
+import torch
+import torch.nn as nn
+
+BATCH = 8
+CHANNELS_IN = 16
+CHANNELS_OUT = 48
+GROUPS = 12
+SIZE = 90
+
+
+class Model(nn.Module):
+    def __init__(self, c_in: int, c_out: int, groups: int):
+        super().__init__()
+        self.conv = nn.Conv2d(c_in, c_out, kernel_size=3)
+        self.norm = nn.GroupNorm(groups, c_out)
+        self.scale = nn.Parameter(torch.rand(c_out, 1, 1) + 0.5)
+        self.pool = nn.MaxPool2d(3)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.clamp(self.pool(self.norm(self.conv(x)) * self.scale), -1.0, 1.0)
+
+
+def get_inputs():
+    return [torch.randn(BATCH, CHANNELS_IN, SIZE, SIZE)]
+
+
+def get_init_inputs():
+    return [CHANNELS_IN, CHANNELS_OUT, GROUPS]
