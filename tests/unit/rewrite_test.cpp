@@ -341,6 +341,15 @@ def c(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):
     tl.store(out_ptr0 + (xindex), tmp0, xmask)
 )";
   EXPECT_FALSE(search::inline_producer("'out_ptr0': '*fp32'\n" + producer, consumer, "in_ptr0"));
+  // One store, under a mask of its own: the elements it skips keep an older value.
+  std::string partial = producer;
+  const std::string second = "    tl.store(out_ptr1 + (xindex), tmp0, xmask)\n";
+  partial.erase(partial.find(second), second.size());
+  const std::string first = "tl.store(out_ptr0 + (xindex), tmp0, xmask)";
+  EXPECT_TRUE(search::inline_producer("'out_ptr0': '*fp32'\n" + partial, consumer, "in_ptr0"));
+  partial.replace(partial.find(first), first.size(),
+                  "tl.store(out_ptr0 + (xindex), tmp0, xmask & (tmp0 > 0))");
+  EXPECT_FALSE(search::inline_producer("'out_ptr0': '*fp32'\n" + partial, consumer, "in_ptr0"));
 }
 
 // L2/85 cut to 2 samples of 64 channels of 8 x 8 (the pool's output 2 x 2) so that the

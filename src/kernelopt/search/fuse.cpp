@@ -190,8 +190,13 @@ bool pointer_param(const std::string& name) {
 std::optional<Inlined> inline_producer(const std::string& p_source,
                                        const std::string& c_source,
                                        const std::string& c_param) {
-  const auto p = function_of(without_heuristics(p_source));
-  const auto c = function_of(without_heuristics(c_source));
+  // Inductor's module text (its decorator removed), or a plain @triton.jit function.
+  const auto plain = [](const std::string& source) {
+    std::string stripped = without_heuristics(source);
+    return stripped.empty() ? source : stripped;
+  };
+  const auto p = function_of(plain(p_source));
+  const auto c = function_of(plain(c_source));
   if (!p || !c) return std::nullopt;
   if (std::find(c->params.begin(), c->params.end(), c_param) == c->params.end()) {
     return std::nullopt;
@@ -216,6 +221,9 @@ std::optional<Inlined> inline_producer(const std::string& p_source,
         index = index.substr(1, index.size() - 2);
       }
       if (!identifier(index) || !identifier((*args)[1])) return std::nullopt;
+      // A store under any other mask than the grid's leaves elements unwritten whose old value a
+      // reader may load: not a value of P everywhere.
+      if (args->size() > 2 && (*args)[2] != "xmask" && (*args)[2] != "None") return std::nullopt;
       store_ptr = target->first;
       stored = (*args)[1];
       index_var = index;
