@@ -93,8 +93,12 @@ std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
   const auto in_segment = [&](const std::string& root, const std::vector<std::string>& list) {
     return std::find(list.begin(), list.end(), root) != list.end();
   };
+  static const std::set<std::string> sizes = {"xnumel", "ynumel", "r0_numel"};
+  const auto all_literal = [](const std::vector<std::string>& list) {
+    return std::all_of(list.begin(), list.end(),
+                       [](const std::string& t) { return literal(t).has_value(); });
+  };
   for (const auto& param : kernel->signature) {
-    static const std::set<std::string> sizes = {"xnumel", "ynumel", "r0_numel"};
     if (param.type == "constexpr" && sizes.count(param.name) == 0) {
       static const std::set<std::string> tunable = {"XBLOCK", "YBLOCK", "R0_BLOCK"};
       if (tunable.count(param.name) == 0) return std::nullopt;
@@ -114,11 +118,8 @@ std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
         args.push_back({{"param", param.name}, {"from", "inputs"}, {"root", *root}});
       } else if (const inductor::Buffer* buffer = code.buffer(*root);
                  internal_buffers && buffer != nullptr && buffer->shape_known &&
-                 !buffer->is_graph_input && !buffer->dtype.empty() &&
-                 std::all_of(buffer->shape.begin(), buffer->shape.end(),
-                             [](const std::string& t) { return literal(t).has_value(); }) &&
-                 std::all_of(buffer->stride.begin(), buffer->stride.end(),
-                             [](const std::string& t) { return literal(t).has_value(); })) {
+                 !buffer->is_graph_input && !buffer->dtype.empty() && all_literal(buffer->shape) &&
+                 all_literal(buffer->stride)) {
         // A buffer that lives within the segment (statistics between two launches): the
         // candidate allocates it as Inductor did.
         args.push_back({{"param", param.name},
@@ -135,9 +136,7 @@ std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
     const auto value = literal(arg);
     if (!value) return std::nullopt;
     args.push_back({{"param", param.name}, {"literal", *value}});
-    if (param.name == "xnumel" || param.name == "ynumel" || param.name == "r0_numel") {
-      numels[param.name] = *value;
-    }
+    if (sizes.count(param.name) != 0) numels[param.name] = *value;
   }
   if (next != positional.size() || !numels.contains("xnumel")) return std::nullopt;
   if (grid_2d && !numels.contains("ynumel")) return std::nullopt;

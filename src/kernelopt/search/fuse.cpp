@@ -586,38 +586,22 @@ std::vector<nlohmann::json> fuse_settings(const RecipeMatch& match) {
 
 std::vector<nlohmann::json> fuse_neighbours(const RecipeMatch& match,
                                             const nlohmann::json& settings) {
-  static const std::map<std::string, std::pair<long, long>> bounds = {{"XBLOCK", {1, 4096}},
-                                                                      {"YBLOCK", {1, 1024}},
-                                                                      {"R0_BLOCK", {16, 8192}},
-                                                                      {"num_warps", {1, 32}},
-                                                                      {"num_stages", {1, 4}}};
+  // Each launch's neighbours are the config proposer's for that launch alone; the other launches
+  // keep their settings.
   const auto& launches = match.params.at("launches");
   std::vector<nlohmann::json> out;
   for (std::size_t r = 0; r < launches.size(); ++r) {
     const std::string prefix = prefix_of(r);
-    const RecipeMatch one{"config", launches[r], ""};
-    for (const auto& [knob, range] : bounds) {
-      const std::string key = prefix + knob;
-      if (!settings.contains(key)) continue;
-      const long value = settings.at(key).get<long>();
-      for (const long next : {value * 2, value / 2}) {
-        if (value == 0 || next < range.first || next > range.second) continue;
-        nlohmann::json s = settings;
-        s[key] = next;
-        nlohmann::json own = nlohmann::json::object();  // this launch's settings, unprefixed
-        long elements = 1;
-        for (const auto& [k, v] : s.items()) {
-          if (k.rfind(prefix, 0) != 0) continue;
-          own[k.substr(prefix.size())] = v;
-        }
-        for (const char* block : {"XBLOCK", "YBLOCK", "R0_BLOCK"}) {
-          elements *= own.value(block, 1L);
-        }
-        if (launches[r].contains("fixed")) {
-          elements *= launches[r].at("fixed").value("R0_BLOCK", 1L);
-        }
-        if (elements <= 16384 && config_fits(one, own)) out.push_back(std::move(s));
+    nlohmann::json own = nlohmann::json::object();  // this launch's settings, unprefixed
+    for (const auto& [key, value] : settings.items()) {
+      if (key.rfind(prefix, 0) == 0) own[key.substr(prefix.size())] = value;
+    }
+    for (const auto& next : recipe_neighbours(RecipeMatch{"config", launches[r], ""}, own)) {
+      nlohmann::json s = settings;
+      for (const auto& [key, value] : next.items()) {
+        s[prefix + key] = value;
       }
+      out.push_back(std::move(s));
     }
   }
   return out;
