@@ -481,6 +481,20 @@ assert torch.equal(part, big[6:])
 out = torch.empty(4, 5)
 gemm(part, torch.eye(6)[:, :5], out, block_m=16, block_n=16, block_k=16, num_warps=1)
 assert torch.allclose(out, big[6:, :5], atol=1e-6)
+# An explicit float32 precision is passed to tl.dot (the interpreter computes every one in full
+# float32; tf32x3's accuracy is measured on the GPU: scripts/gpu/gemm_precision.py); a name tl.dot
+# does not know is refused before any launch.
+a, b = torch.randn(20, 24), torch.randn(24, 18)
+for precision in ("ieee", "tf32x3"):
+    out = torch.empty(20, 18)
+    gemm(a, b, out, block_m=16, block_n=16, block_k=16, num_warps=1, precision=precision)
+    assert torch.allclose(out, a @ b, rtol=1e-5, atol=1e-5), precision
+try:
+    gemm(a, b, out, precision="fp8")
+except ValueError as e:
+    assert "precision" in str(e)
+else:
+    raise AssertionError("accepted precision fp8")
 for a, b, out in ((torch.zeros(3, 4), torch.zeros(5, 6), torch.zeros(3, 6)),
                   (torch.zeros(3, 4), torch.zeros(4, 6), torch.zeros(3, 5)),
                   (torch.zeros(2, 3, 4), torch.zeros(3, 4, 6), torch.zeros(2, 3, 6))):

@@ -71,9 +71,10 @@ def _batched(t, name):
 
 
 def gemm(a, b, out, bias=None, alpha=1, beta=1, block_m=64, block_n=64, block_k=32, group_m=8,
-         num_warps=4, num_stages=3):
+         num_warps=4, num_stages=3, precision=None):
     """out = beta * bias + alpha * (a @ b); a [M, K] or [B, M, K], b [K, N] or [B, K, N], out [M, N]
-    or [B, M, N]; bias broadcasts to out (None: out = alpha * a @ b)."""
+    or [B, M, N]; bias broadcasts to out (None: out = alpha * a @ b). `precision` sets tl.dot's
+    input_precision for float32 operands ("ieee", "tf32", "tf32x3"); None follows PyTorch."""
     if not (a.is_floating_point() and b.is_floating_point() and out.is_floating_point()):
         raise ValueError("gemm: operands and output must be floating point")
     if a.dtype != b.dtype:
@@ -90,7 +91,10 @@ def gemm(a, b, out, bias=None, alpha=1, beta=1, block_m=64, block_n=64, block_k=
     if out.numel() == 0:
         return out
     if a.dtype == torch.float32:
-        precision = "tf32" if torch.backends.cuda.matmul.allow_tf32 else "ieee"
+        if precision is None:
+            precision = "tf32" if torch.backends.cuda.matmul.allow_tf32 else "ieee"
+        elif precision not in ("ieee", "tf32", "tf32x3"):
+            raise ValueError(f"gemm: unknown precision {precision!r}")
     else:
         precision = None  # tl.dot's default: tensor cores for half-precision operands
     grid = (triton.cdiv(m, block_m) * triton.cdiv(n, block_n), batch)
