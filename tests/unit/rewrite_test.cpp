@@ -503,5 +503,35 @@ TEST(Fuse, StartsFromInductorsAutotunedSettings) {
   EXPECT_TRUE(found);
 }
 
+// L2/65's fused average pool has 1155200 rows in y. Inductor spills y programs past 65535 into z
+// (Grid2DWithYZOverflow); the relaunch gives z one program, so every fused tile keeps YBLOCK at 32
+// or more (36100 programs) while it shrinks for the 16 inlined copies, even from an autotuned
+// YBLOCK of 1. Before this, every starting tile shrank below that, the launch took its defaults
+// and G2 failed it on the H200.
+TEST(Fuse, FusedTilesKeepTheYGridWithinCudasLimit) {
+  Captured c = parse(fixture("h200_level2_65_Conv2d_AvgPool_Sigmoid_Sum_graph_0.py"));
+  for (auto& kernel : c.run.code.kernels) {
+    if (kernel.name == "triton_poi_fused_avg_pool2d_convolution_3") {
+      kernel.autotuned = {{"XBLOCK", 64}, {"YBLOCK", 1}, {"num_warps", 4}, {"num_stages", 1}};
+    }
+  }
+  const auto m = first_fuse(c);
+  ASSERT_TRUE(m.has_value());
+  ASSERT_EQ(m->params.at("launches")[0].at("inlined_loads"), 16);
+  const auto settings = search::recipe_settings(*m);
+  ASSERT_FALSE(settings.empty());
+  for (const auto& s : settings) {
+    const long y = s.at("k0_YBLOCK").get<long>();
+    EXPECT_LE((1155200 + y - 1) / y, 65535) << s;
+    EXPECT_LE(y * s.at("k0_XBLOCK").get<long>(), 256) << s;
+  }
+  EXPECT_EQ(settings.front().at("k0_YBLOCK"), 32);
+  EXPECT_EQ(settings.front().at("k0_XBLOCK"), 8);
+  for (const auto& next : search::recipe_neighbours(*m, settings.front())) {
+    const long y = next.at("k0_YBLOCK").get<long>();
+    EXPECT_LE((1155200 + y - 1) / y, 65535) << next;
+  }
+}
+
 }  // namespace
 }  // namespace kernelopt

@@ -36,11 +36,6 @@ void add_search_flags(CLI::App* cmd,
                 pre +
                     "every Triton launch a segment of its own: config and rewrite reach "
                     "kernels among others (recipes spanning launches then match nothing)");
-  cmd->add_flag("--tf32x3", flags.tf32x3,
-                pre +
-                    "opt-in: the gemm recipe may multiply float32 operands as three TF32 "
-                    "tensor-core products (about 22 of float32's 24 mantissa bits per operand; "
-                    "off: full float32, as PyTorch's default 'highest' matmul precision asks)");
 }
 
 }  // namespace

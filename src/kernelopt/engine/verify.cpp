@@ -144,7 +144,7 @@ nlohmann::json result_json(const gate::CascadeResult& result, const ProblemOutco
 // what was said about every segment. A segment's strategies are its matches: "recipe:NAME",
 // "config", "rewrite" and "fuse".
 std::map<int, std::vector<search::RecipeMatch>> match_segments(
-    const Graphs& g, const std::map<int, std::string>& skip, bool tf32x3, nlohmann::json& said) {
+    const Graphs& g, const std::map<int, std::string>& skip, nlohmann::json& said) {
   std::map<int, std::vector<search::RecipeMatch>> out;
   said = nlohmann::json::array();
   for (const analysis::Segment& seg : g.map.segments) {
@@ -153,11 +153,7 @@ std::map<int, std::vector<search::RecipeMatch>> match_segments(
       continue;
     }
     const auto& code = g.runs[seg.graph].code;
-    auto match = search::match_recipe(code, g.map, seg);
-    if (match && match->recipe == "gemm" && tf32x3) {  // opt-in: float32 as three TF32 products
-      match->params["precision"] = "tf32x3";
-      match->why += " (float32 operands as three TF32 products: --tf32x3)";
-    }
+    const auto match = search::match_recipe(code, g.map, seg);
     const auto config = search::match_config(code, g.map, seg);
     const auto rewrite = search::match_rewrite(code, g.map, seg);
     const auto fuse = search::match_fuse(code, g.map, seg);
@@ -273,7 +269,6 @@ void apply_search_flags(const SearchFlags& flags, VerifyOptions& options) {
   if (flags.no_perf_gate) options.thresholds.min_ratio = 0.0;
   options.dispatch_aware = !flags.no_dispatch_aware;
   options.split_launches = flags.split_segments;
-  options.tf32x3 = flags.tf32x3;
 }
 
 std::string search_flags_text(const SearchFlags& flags) {
@@ -290,7 +285,6 @@ std::string search_flags_text(const SearchFlags& flags) {
   if (flags.no_memory) text += " --no-memory";
   if (flags.no_dispatch_aware) text += " --no-dispatch-aware";
   if (flags.split_segments) text += " --split-segments";
-  if (flags.tf32x3) text += " --tf32x3";
   return text.empty() ? text : text.substr(1);
 }
 
@@ -354,7 +348,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
     if (options.propose) {
       if (prepared < 0) {
         say("matching recipes to the segments");
-        matches = match_segments(graphs, options.skip, options.tf32x3, proposals);
+        matches = match_segments(graphs, options.skip, proposals);
       }
       for (const auto& [id, offered] : matches) {
         const analysis::Segment& seg = graphs.map.segments[static_cast<std::size_t>(id)];

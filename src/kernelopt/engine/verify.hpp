@@ -47,9 +47,6 @@ struct VerifyOptions {
   bool dispatch_aware = true;
   // On (--split-segments): every Triton launch is a segment of its own.
   bool split_launches = false;
-  // On (--tf32x3): the gemm recipe multiplies float32 operands as three TF32 tensor-core products
-  // (each operand split into a TF32 part and a TF32 remainder) instead of in full float32.
-  bool tf32x3 = false;
   // bench: when the problem's --timeout ends. The search's budget never runs past it (the worker
   // the watchdog kills there would otherwise be restarted by the gates, and the search go on).
   std::optional<std::chrono::steady_clock::time_point> deadline;
@@ -74,7 +71,6 @@ struct SearchFlags {
   bool no_perf_gate = false;       // ablation: G4 measures every candidate but rejects none
   bool no_dispatch_aware = false;  // ablation: extern matrix products become replaceable too
   bool split_segments = false;     // every Triton launch a segment (config/rewrite reach all)
-  bool tf32x3 = false;             // opt-in: gemm's float32 products as three TF32 products
 };
 
 // Sets the search's part of `options` (beam, memory, counters, G4's threshold) from `flags`.

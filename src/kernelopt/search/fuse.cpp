@@ -526,10 +526,24 @@ std::string prefix_of(std::size_t r) {
 
 }  // namespace
 
-// A fused kernel holds a copy of the producer per inlined load: its starting tiles shrink so that
-// tile elements times copies stay near what one unfused tile holds (4096), halving the largest
-// block while it still divides its size as before.
+// The smallest YBLOCK whose programs fit CUDA's 65535 in y (the relaunch gives z one program,
+// where Inductor's Grid2DWithYZOverflow spills the rest of y into z).
+long smallest_yblock(const nlohmann::json& launch) {
+  if (!launch.contains("numels") || !launch.at("numels").contains("ynumel")) return 1;
+  const auto y = launch.at("numels").at("ynumel").get<std::int64_t>();
+  long block = 1;
+  while ((y + block - 1) / block > 65535)
+    block *= 2;
+  return block;
+}
+
+// A launch's tile as the fused segment relaunches it. YBLOCK is raised to what the y grid needs
+// (an autotuned setting may have relied on the z overflow). A fused kernel holds a copy of the
+// producer per inlined load: its tile shrinks so that tile elements times copies stay near what
+// one unfused tile holds (4096), halving the largest block, YBLOCK not below what y needs.
 nlohmann::json shrink_for_copies(const nlohmann::json& launch, nlohmann::json s) {
+  const long min_y = smallest_yblock(launch);
+  if (s.contains("YBLOCK") && s.at("YBLOCK").get<long>() < min_y) s["YBLOCK"] = min_y;
   const long copies = launch.value("inlined_loads", 1L);
   if (copies <= 1) return s;
   const long cap = std::max(64L, 4096L / copies);
@@ -543,7 +557,8 @@ nlohmann::json shrink_for_copies(const nlohmann::json& launch, nlohmann::json s)
   while (elements() > cap) {
     const char* largest = nullptr;
     for (const char* block : {"XBLOCK", "YBLOCK", "R0_BLOCK"}) {
-      if (s.value(block, 1L) > 1 &&
+      const long floor = std::string(block) == "YBLOCK" ? min_y : 1L;
+      if (s.value(block, 1L) > floor &&
           (largest == nullptr || s.value(block, 1L) > s.value(largest, 1L))) {
         largest = block;
       }
@@ -567,6 +582,9 @@ std::vector<nlohmann::json> fuse_settings(const RecipeMatch& match) {
         own.push_back(std::move(shrunk));
       }
     }
+    // A launch with no setting that fits would run with its defaults, which may not: no
+    // candidates then.
+    if (own.empty()) return {};
     each.push_back(std::move(own));
     most = std::max(most, each.back().size());
   }
@@ -574,7 +592,6 @@ std::vector<nlohmann::json> fuse_settings(const RecipeMatch& match) {
   for (std::size_t j = 0; j < most; ++j) {
     nlohmann::json s = nlohmann::json::object();
     for (std::size_t r = 0; r < each.size(); ++r) {
-      if (each[r].empty()) continue;
       for (const auto& [key, value] : each[r][j % each[r].size()].items()) {
         s[prefix_of(r) + key] = value;
       }

@@ -1213,7 +1213,7 @@ std::string candidate_source(const RecipeMatch& match,
                "    out = outputs[\"{out}\"]{out_view}\n"
                "    gemm(a, b, out, bias, {alpha}, {beta}, block_m={bm}, block_n={bn}, "
                "block_k={bk},\n"
-               "         group_m={gm}, num_warps={warps}, num_stages={stages}{precision})\n",
+               "         group_m={gm}, num_warps={warps}, num_stages={stages})\n",
                fmt::arg("a", operands[bias ? 1 : 0]), fmt::arg("b", operands[bias ? 2 : 1]),
                fmt::arg("bias", bias ? operands[0] : std::string("None")),
                fmt::arg("out", p.at("out").get<std::string>()),
@@ -1228,11 +1228,7 @@ std::string candidate_source(const RecipeMatch& match,
                fmt::arg("bk", settings.value("block_k", 32)),
                fmt::arg("gm", settings.value("group_m", 8)),
                fmt::arg("warps", settings.value("num_warps", 4)),
-               fmt::arg("stages", settings.value("num_stages", 3)),
-               fmt::arg("precision", p.contains("precision")
-                                         ? fmt::format(", precision=\"{}\"",
-                                                       p.at("precision").get<std::string>())
-                                         : std::string()));
+               fmt::arg("stages", settings.value("num_stages", 3)));
   }
   if (match.recipe == "pool") {
     const auto& p = match.params;
