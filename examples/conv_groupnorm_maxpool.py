@@ -1,10 +1,12 @@
-"""A convolution (cuDNN, kept as is) followed by GroupNorm, a per-channel scale, 3x3 max pooling
-and a clamp (Triton).
+"""A convolution followed by GroupNorm, a per-channel scale, 3x3 max pooling and a clamp.
 
-Written for kernelopt in KernelBench's format. Inductor writes the normalized tensor in full and
-the pooling kernel reads it back at nine addresses per output: the shape of work the `fuse`
-rewrite removes (docs/candidates.md). The sizes are not KernelBench's (12 groups of 4 channels,
-an odd 88 x 88 output, a 3x3 window).
+Written for kernelopt in KernelBench's format, on sizes KernelBench does not use (12 groups of 4
+channels, an odd 88 x 88 output, a 3x3 window), as a problem for the `fuse` rewrite
+(docs/candidates.md). On the H200 (session 9) Inductor's max-autotune chose its own Triton
+convolution template at these sizes, so the whole model is one segment of eight Triton launches
+(0.117 ms): the group-normalized tensor is written in place and read back by the pool, as fuse
+wants, but fuse relaunches the segment's other kernels and does not relaunch templates, so it does
+not match here, and `optimize` reports "matched (synthesis failed)".
 """
 
 import torch

@@ -183,7 +183,8 @@ def test_probe_merges_a_segments_outputs_final_at_different_steps_and_keeps_its_
 
 def test_autotuned_configs_are_read_from_the_graphs_loaded_module(tmp_path, monkeypatch):
     """The launch settings Inductor's autotuner left on each kernel of a graph's loaded module
-    (one launcher after autotuning) are reported per graph; a module of other source, a kernel
+    (one launcher after autotuning) are reported per graph; a module of other source (of another
+    size, skipped unread, or of the same size), a kernel
     still holding several launchers and a non-kernel name are not."""
     import types
 
@@ -201,7 +202,9 @@ def test_autotuned_configs_are_read_from_the_graphs_loaded_module(tmp_path, monk
                                   "triton_red_fused_sum_1": kernel([({"XBLOCK": 1, "R0_BLOCK": 2048}, 8)]),
                                   "triton_per_fused_2": kernel([({"XBLOCK": 8}, 2), ({"XBLOCK": 16}, 4)]),
                                   "helper": kernel([({"XBLOCK": 1}, 1)])}),
-            ("b", "# another graph\n", {"triton_poi_fused_relu_0": kernel([({"XBLOCK": 64}, 1)])})):
+            ("b", "# another graph\n", {"triton_poi_fused_relu_0": kernel([({"XBLOCK": 64}, 1)])}),
+            # The size of graph a's file (read and compared), other text.
+            ("c", "# graph c\n", {"triton_poi_fused_relu_0": kernel([({"XBLOCK": 32}, 1)])})):
         path = tmp_path / f"{name}.py"
         path.write_text(source)
         module = types.ModuleType(name)

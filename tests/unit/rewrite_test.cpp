@@ -533,5 +533,25 @@ TEST(Fuse, FusedTilesKeepTheYGridWithinCudasLimit) {
   }
 }
 
+// examples/conv_groupnorm_maxpool.py as the H200 compiled it: max-autotune chose its own Triton
+// convolution template, so the template sits in the one segment with the group norm and the pool.
+// The normalized tensor is written in place and reread by the pool (fuse's shape), but fuse
+// relaunches every other launch of the segment and relaunch_params takes no template: no match.
+// Every launch but the template would relaunch.
+TEST(Fuse, NotWhereTheSegmentHoldsATritonTemplate) {
+  const Captured c = parse(fixture("h200_example_conv_groupnorm_maxpool_graph_0.py"));
+  ASSERT_EQ(c.map.segments.size(), 1U);
+  const auto& segment = c.map.segments.front();
+  ASSERT_EQ(segment.launches.size(), 8U);
+  EXPECT_FALSE(search::match_fuse(c.run.code, c.map, segment).has_value());
+  for (const int index : segment.launches) {
+    const bool is_template =
+        c.map.launches[static_cast<std::size_t>(index)].kernel_kind == "template";
+    EXPECT_EQ(search::relaunch_params(c.run.code, c.map, segment, index, true).has_value(),
+              !is_template)
+        << c.map.launches[static_cast<std::size_t>(index)].name;
+  }
+}
+
 }  // namespace
 }  // namespace kernelopt

@@ -163,9 +163,13 @@ def _autotuned_configs(result: Capture) -> dict:
     except Exception:  # noqa: BLE001
         return {}
     by_source = {g.source: g.index for g in result.graphs}
+    # Only a file of a graph's size is read (PyCodeCache also holds every Triton kernel's module).
+    sizes = {len(source.encode("utf-8")) for source in by_source}
     out: dict = {}
     for module in list(getattr(PyCodeCache, "modules", [])):
         try:
+            if os.path.getsize(module.__file__) not in sizes:
+                continue
             with open(module.__file__, encoding="utf-8") as f:
                 index = by_source.get(f.read())
         except Exception:  # noqa: BLE001
