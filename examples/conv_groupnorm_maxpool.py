@@ -5,8 +5,9 @@ channels, an odd 88 x 88 output, a 3x3 window), as a problem for the `fuse` rewr
 (docs/candidates.md). On the H200 (session 9) Inductor's max-autotune chose its own Triton
 convolution template at these sizes, so the whole model is one segment of eight Triton launches
 (0.117 ms): the group-normalized tensor is written in place and read back by the pool, as fuse
-wants, but fuse relaunches the segment's other kernels and does not relaunch templates, so it does
-not match here, and `optimize` reports "matched (synthesis failed)".
+wants. Fuse relaunches the segment's other kernels, and then did not relaunch templates, so
+`optimize` reported "matched (synthesis failed)"; it now relaunches a template as Inductor did,
+and matches (tests/unit/rewrite_test.cpp), not yet run on the GPU.
 """
 
 import torch

@@ -174,6 +174,17 @@ std::string python() {
   return fs::exists(venv) ? venv.string() : "python3";
 }
 
+// Runs DIR/check.py DIR [ARGS] under Triton's interpreter; expects exit 0 and "ok" printed.
+void expect_interpreted_ok(const fs::path& dir, const std::string& args = "") {
+  const std::string command = "TRITON_INTERPRET=1 " + python() + " " + (dir / "check.py").string() +
+                              " " + dir.string() + args + " > " + (dir / "log.txt").string() +
+                              " 2>&1";
+  const int status = std::system(command.c_str());
+  const std::string said = read(dir / "log.txt");
+  EXPECT_EQ(status, 0) << said;
+  EXPECT_NE(said.find("ok"), std::string::npos) << said;
+}
+
 void replace_all(std::string& text, const std::string& from, const std::string& to) {
   for (std::size_t at = text.find(from); at != std::string::npos;
        at = text.find(from, at + to.size())) {
@@ -239,13 +250,7 @@ assert written.sum() == 128 * 300, int(written.sum())
 assert torch.allclose(results[0], results[1], rtol=1e-5, atol=1e-5), (results[0] - results[1]).abs().max()
 print("ok")
 )";
-  const std::string command = "TRITON_INTERPRET=1 " + python() + " " + (dir / "check.py").string() +
-                              " " + dir.string() + " '" + args.dump() + "' > " +
-                              (dir / "log.txt").string() + " 2>&1";
-  const int status = std::system(command.c_str());
-  const std::string said = read(dir / "log.txt");
-  EXPECT_EQ(status, 0) << said;
-  EXPECT_NE(said.find("ok"), std::string::npos) << said;
+  expect_interpreted_ok(dir, " '" + args.dump() + "'");
   fs::remove_all(dir);
 }
 
@@ -425,12 +430,7 @@ assert torch.equal(inputs["buf2"], conv), "the convolution's output was written"
 assert torch.allclose(got, want, rtol=1e-4, atol=1e-4), (got - want).abs().max()
 print("ok")
 )";
-  const std::string command = "TRITON_INTERPRET=1 " + python() + " " + (dir / "check.py").string() +
-                              " " + dir.string() + " > " + (dir / "log.txt").string() + " 2>&1";
-  const int status = std::system(command.c_str());
-  const std::string said = read(dir / "log.txt");
-  EXPECT_EQ(status, 0) << said;
-  EXPECT_NE(said.find("ok"), std::string::npos) << said;
+  expect_interpreted_ok(dir);
   fs::remove_all(dir);
 }
 
@@ -535,22 +535,92 @@ TEST(Fuse, FusedTilesKeepTheYGridWithinCudasLimit) {
 
 // examples/conv_groupnorm_maxpool.py as the H200 compiled it: max-autotune chose its own Triton
 // convolution template, so the template sits in the one segment with the group norm and the pool.
-// The normalized tensor is written in place and reread by the pool (fuse's shape), but fuse
-// relaunches every other launch of the segment and relaunch_params takes no template: no match.
-// Every launch but the template would relaunch.
-TEST(Fuse, NotWhereTheSegmentHoldsATritonTemplate) {
-  const Captured c = parse(fixture("h200_example_conv_groupnorm_maxpool_graph_0.py"));
+// The normalized tensor is written in place and reread by the pool's nine loads: fuse matches, and
+// relaunches the template exactly as Inductor did (its fixed grid, warps and stages; the search
+// does not tune them).
+Captured example_capture() {
+  std::string text = fixture("h200_example_conv_groupnorm_maxpool_graph_0.py");
+  // Triton 3.6's interpreter has no libdevice.rsqrt (it returns None); tl.rsqrt is the same.
+  replace_all(text, "libdevice.rsqrt(", "tl.rsqrt(");
+  return parse(text);
+}
+
+TEST(Fuse, RelaunchesATritonTemplateAsInductorDid) {
+  const Captured c = example_capture();
   ASSERT_EQ(c.map.segments.size(), 1U);
   const auto& segment = c.map.segments.front();
   ASSERT_EQ(segment.launches.size(), 8U);
-  EXPECT_FALSE(search::match_fuse(c.run.code, c.map, segment).has_value());
-  for (const int index : segment.launches) {
-    const bool is_template =
-        c.map.launches[static_cast<std::size_t>(index)].kernel_kind == "template";
-    EXPECT_EQ(search::relaunch_params(c.run.code, c.map, segment, index, true).has_value(),
-              !is_template)
-        << c.map.launches[static_cast<std::size_t>(index)].name;
+  // config leaves a template alone; fuse takes it.
+  EXPECT_FALSE(search::relaunch_params(c.run.code, c.map, segment, 2, false).has_value());
+  const auto launch = search::relaunch_params(c.run.code, c.map, segment, 2, true);
+  ASSERT_TRUE(launch.has_value());
+  EXPECT_EQ(launch->at("kind"), "template");
+  EXPECT_EQ(launch->at("fixed_grid"), nlohmann::json::array({242, 1, 1}));
+  EXPECT_EQ(launch->at("inductor"), (nlohmann::json{{"num_warps", 4}, {"num_stages", 2}}));
+  const auto m = search::match_fuse(c.run.code, c.map, segment);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->params.at("producer"), "triton_poi_fused_convolution_mul_native_group_norm_6");
+  EXPECT_EQ(m->params.at("loads"), 9);
+  const auto settings = search::recipe_settings(*m);
+  ASSERT_FALSE(settings.empty());
+  for (const auto& s : settings) {
+    EXPECT_EQ(s.at("k2_num_warps"), 4) << s;
+    EXPECT_EQ(s.at("k2_num_stages"), 2) << s;
   }
+  for (const auto& next : search::recipe_neighbours(*m, settings.front())) {
+    EXPECT_EQ(next.at("k2_num_warps"), 4) << next;
+    EXPECT_EQ(next.at("k2_num_stages"), 2) << next;
+  }
+  const std::string source = search::candidate_source(*m, 0, settings.front());
+  EXPECT_NE(source.find("triton_tem_fused_convolution_2[(242, 1, 1)](_t1, _t3, _t4, num_warps=4, "
+                        "num_stages=2)"),
+            std::string::npos)
+      << source;
+}
+
+// The same candidate run whole under Triton's interpreter, the template's convolution included,
+// computes what PyTorch computes for the model in float64. About 8 minutes on a CPU core (the
+// interpreter's Welford reductions over 3M elements), so it runs only with KERNELOPT_SLOW_TESTS=1;
+// the launch settings are chosen for few programs.
+TEST(Fuse, TemplateCandidateComputesTheModelUnderTheInterpreter) {
+  if (std::getenv("KERNELOPT_SLOW_TESTS") == nullptr) {
+    GTEST_SKIP() << "set KERNELOPT_SLOW_TESTS=1 to run (about 8 minutes)";
+  }
+  const Captured c = example_capture();
+  const auto m = search::match_fuse(c.run.code, c.map, c.map.segments.front());
+  ASSERT_TRUE(m.has_value());
+  nlohmann::json settings = search::recipe_settings(*m).front();
+  const nlohmann::json few_programs = {{"k0_XBLOCK", 64}, {"k0_YBLOCK", 64}, {"k3_XBLOCK", 64},
+                                       {"k4_XBLOCK", 64}, {"k5_XBLOCK", 32}, {"k6_XBLOCK", 64},
+                                       {"k6_YBLOCK", 64}};
+  settings.update(few_programs);
+  const std::string source = search::candidate_source(*m, 0, settings);
+  const fs::path dir = fs::temp_directory_path() / "kernelopt_fuse_template_interpreted";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "fused.py") << source;
+  std::ofstream(dir / "check.py") << R"(
+import importlib.util, os, sys
+import torch
+import torch.nn.functional as F
+spec = importlib.util.spec_from_file_location("fused", os.path.join(sys.argv[1], "fused.py"))
+fused = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(fused)
+torch.manual_seed(0)
+x = torch.randn(8, 16, 90, 90)
+w = torch.randn(48, 16, 3, 3) * 0.1
+b, gw, gb, scale = torch.randn(48), torch.randn(48), torch.randn(48), torch.rand(48, 1, 1) + 0.5
+inputs = {"arg0_1": w, "arg1_1": b, "arg2_1": x, "arg3_1": gw, "arg4_1": gb, "arg5_1": scale}
+out = torch.full((8, 48, 29, 29), 7.0)
+outputs = {"buf14": out}
+fused.run(inputs, outputs)
+y = F.conv2d(x.double(), w.double(), b.double())
+y = F.group_norm(y, 12, gw.double(), gb.double(), 1e-5) * scale.double()
+want = F.max_pool2d(y, 3).clamp(-1, 1)
+assert torch.allclose(out.double(), want, rtol=1e-4, atol=1e-4), (out.double() - want).abs().max()
+print("ok")
+)";
+  expect_interpreted_ok(dir);
 }
 
 }  // namespace

@@ -43,6 +43,54 @@ std::string without_heuristics(const std::string& source) {
   return head + source.substr(jit);
 }
 
+namespace {
+
+// `NAME=<int>,` in a template's decorator (`num_warps=4,`), or nullopt.
+std::optional<std::int64_t> decorator_int(const std::string& source, const std::string& name) {
+  const std::size_t at = source.find("\n" + name + "=");
+  if (at == std::string::npos) return std::nullopt;
+  const std::size_t from = at + name.size() + 2;
+  const std::size_t end = source.find_first_not_of("0123456789", from);
+  return literal(source.substr(from, end == std::string::npos ? end : end - from));
+}
+
+// A max-autotune Triton template (a matrix product or convolution Inductor generated) launched
+// exactly as Inductor launched it: its fixed grid (the launch's last three arguments), its warps
+// and stages; its block sizes are constants of its body. Only within a fused segment (fuse
+// relaunches a segment's every other launch); config leaves a template alone.
+std::optional<nlohmann::json> template_relaunch(const inductor::TritonKernel& kernel,
+                                                const std::string& source,
+                                                const std::vector<std::string>& positional,
+                                                nlohmann::json args) {
+  if (kernel.source.find("'grid_type': 'FixedGrid'") == std::string::npos ||
+      kernel.source.find("'extra_launcher_args': ['_grid_0', '_grid_1', '_grid_2']") ==
+          std::string::npos ||
+      positional.size() != kernel.signature.size() + 3) {
+    return std::nullopt;
+  }
+  const auto warps = decorator_int(kernel.source, "num_warps");
+  const auto stages = decorator_int(kernel.source, "num_stages");
+  if (!warps || !stages) return std::nullopt;
+  nlohmann::json grid = nlohmann::json::array();
+  for (std::size_t i = kernel.signature.size(); i < positional.size(); ++i) {
+    const auto value = literal(positional[i]);
+    if (!value || *value <= 0) return std::nullopt;
+    grid.push_back(*value);
+  }
+  return nlohmann::json{{"kernel", kernel.name},
+                        {"kind", "template"},
+                        {"grid", "fixed"},
+                        {"fixed_grid", grid},
+                        {"args", std::move(args)},
+                        {"numels", nlohmann::json::object()},
+                        {"constexprs", nlohmann::json::array()},
+                        {"divides", nlohmann::json::object()},
+                        {"inductor", {{"num_warps", *warps}, {"num_stages", *stages}}},
+                        {"source", source}};
+}
+
+}  // namespace
+
 std::int64_t next_power_of_two(std::int64_t n) {
   std::int64_t p = 1;
   while (p < n) {
@@ -60,7 +108,9 @@ std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
   const inductor::TritonKernel* kernel = code.kernel(launch.name);
   if (kernel == nullptr) return std::nullopt;
   const std::string kind = launch.kernel_kind;
-  if (kind != "pointwise" && kind != "reduction" && kind != "persistent_reduction") {
+  const bool is_template = kind == "template" && internal_buffers;
+  if (kind != "pointwise" && kind != "reduction" && kind != "persistent_reduction" &&
+      !is_template) {
     return std::nullopt;
   }
   const std::string source = without_heuristics(kernel->source);
@@ -68,7 +118,7 @@ std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
   const bool grid_2d =
       kernel->source.find("'grid_type': 'Grid2D'") != std::string::npos ||
       kernel->source.find("'grid_type': 'Grid2DWithYZOverflow'") != std::string::npos;
-  if (source.empty() || (!grid_1d && !grid_2d)) return std::nullopt;
+  if (source.empty() || (!grid_1d && !grid_2d && !is_template)) return std::nullopt;
   // A 2-D grid indexed by program_id(1) alone, or with Inductor's spill of y programs into z
   // (`(tl.program_id(1) + tl.program_id(2) * tl.num_programs(1)) * YBLOCK`), which a launch
   // with one z program leaves to program_id(1).
@@ -137,6 +187,10 @@ std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
     if (!value) return std::nullopt;
     args.push_back({{"param", param.name}, {"literal", *value}});
     if (sizes.count(param.name) != 0) numels[param.name] = *value;
+  }
+  if (is_template) {
+    if (!constexprs.empty()) return std::nullopt;  // a template's blocks are body constants
+    return template_relaunch(*kernel, source, positional, std::move(args));
   }
   if (next != positional.size() || !numels.contains("xnumel")) return std::nullopt;
   if (grid_2d && !numels.contains("ynumel")) return std::nullopt;
@@ -213,6 +267,7 @@ std::vector<nlohmann::json> config_settings(const RecipeMatch& match) {
   };
   std::vector<nlohmann::json> out;
   const std::string kind = p.at("kind").get<std::string>();
+  if (kind == "template") return {p.at("inductor")};  // launched as Inductor launched it
   const auto add = [&](std::int64_t x, std::int64_t y, std::int64_t r, int warps) {
     nlohmann::json s = {{"num_warps", warps}, {"num_stages", 1}};
     if (has("XBLOCK")) s["XBLOCK"] = x;
@@ -299,6 +354,12 @@ std::string launch_text(const nlohmann::json& p,
   }
   keywords.push_back(fmt::format("num_warps={}", settings.value(prefix + "num_warps", 4)));
   keywords.push_back(fmt::format("num_stages={}", settings.value(prefix + "num_stages", 1)));
+  if (p.at("grid") == "fixed") {  // a template: Inductor's own grid
+    const auto grid = p.at("fixed_grid").get<std::vector<std::int64_t>>();
+    return fmt::format("    {}[({})]({}, {})\n", p.at("kernel").get<std::string>(),
+                       fmt::join(grid, ", "), fmt::join(call_args, ", "),
+                       fmt::join(keywords, ", "));
+  }
   const auto& numels = p.at("numels");
   const bool has_x = std::find(p.at("constexprs").begin(), p.at("constexprs").end(), "XBLOCK") !=
                      p.at("constexprs").end();

@@ -532,8 +532,9 @@ long smallest_yblock(const nlohmann::json& launch) {
   if (!launch.contains("numels") || !launch.at("numels").contains("ynumel")) return 1;
   const auto y = launch.at("numels").at("ynumel").get<std::int64_t>();
   long block = 1;
-  while ((y + block - 1) / block > 65535)
+  while ((y + block - 1) / block > 65535) {
     block *= 2;
+  }
   return block;
 }
 

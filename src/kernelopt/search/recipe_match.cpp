@@ -1117,6 +1117,8 @@ std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
              {"group_m", 1, 16},   {"num_warps", 1, 16}, {"num_stages", 1, 6}};
     elements = {"block_m", "block_n"};
     max_elements = 32768;
+  } else if (match.recipe == "config" && match.params.value("kind", "") == "template") {
+    return {};  // a template inside a fused segment keeps Inductor's launch
   } else if (match.recipe == "config" || match.recipe == "rewrite") {
     knobs = {{"XBLOCK", 1, 4096},
              {"YBLOCK", 1, 1024},
