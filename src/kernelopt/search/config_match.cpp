@@ -103,12 +103,12 @@ std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
                                               const analysis::DispatchMap& map,
                                               const analysis::Segment& segment,
                                               int launch_index,
-                                              bool internal_buffers) {
+                                              bool fused_segment) {
   const analysis::Launch& launch = map.launches[static_cast<std::size_t>(launch_index)];
   const inductor::TritonKernel* kernel = code.kernel(launch.name);
   if (kernel == nullptr) return std::nullopt;
   const std::string kind = launch.kernel_kind;
-  const bool is_template = kind == "template" && internal_buffers;
+  const bool is_template = kind == "template" && fused_segment;
   if (kind != "pointwise" && kind != "reduction" && kind != "persistent_reduction" &&
       !is_template) {
     return std::nullopt;
@@ -167,7 +167,7 @@ std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
       } else if (in_segment(*root, segment.inputs)) {
         args.push_back({{"param", param.name}, {"from", "inputs"}, {"root", *root}});
       } else if (const inductor::Buffer* buffer = code.buffer(*root);
-                 internal_buffers && buffer != nullptr && buffer->shape_known &&
+                 fused_segment && buffer != nullptr && buffer->shape_known &&
                  !buffer->is_graph_input && !buffer->dtype.empty() && all_literal(buffer->shape) &&
                  all_literal(buffer->stride)) {
         // A buffer that lives within the segment (statistics between two launches): the
@@ -242,13 +242,25 @@ std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
   return RecipeMatch{"config", std::move(*params), why};
 }
 
+bool y_grid_fits(const nlohmann::json& params, std::int64_t yblock) {
+  if (!params.contains("numels") || !params.at("numels").contains("ynumel")) return true;
+  const auto y = params.at("numels").at("ynumel").get<std::int64_t>();
+  const auto block = std::max<std::int64_t>(1, yblock);
+  return (y + block - 1) / block <= 65535;
+}
+
+std::int64_t smallest_yblock(const nlohmann::json& params) {
+  std::int64_t block = 1;
+  while (!y_grid_fits(params, block)) {
+    block *= 2;
+  }
+  return block;
+}
+
 bool config_fits(const RecipeMatch& match, const nlohmann::json& settings) {
-  // CUDA grids take at most 65535 programs in y (the launch gives z one program).
-  if (match.params.contains("numels") && match.params.at("numels").contains("ynumel") &&
-      settings.contains("YBLOCK")) {
-    const auto y = match.params.at("numels").at("ynumel").get<std::int64_t>();
-    const auto block = std::max<std::int64_t>(1, settings.at("YBLOCK").get<std::int64_t>());
-    if ((y + block - 1) / block > 65535) return false;
+  if (settings.contains("YBLOCK") &&
+      !y_grid_fits(match.params, settings.at("YBLOCK").get<std::int64_t>())) {
+    return false;
   }
   if (!match.params.contains("divides")) return true;
   for (const auto& [knob, size] : match.params.at("divides").items()) {

@@ -526,24 +526,12 @@ std::string prefix_of(std::size_t r) {
 
 }  // namespace
 
-// The smallest YBLOCK whose programs fit CUDA's 65535 in y (the relaunch gives z one program,
-// where Inductor's Grid2DWithYZOverflow spills the rest of y into z).
-long smallest_yblock(const nlohmann::json& launch) {
-  if (!launch.contains("numels") || !launch.at("numels").contains("ynumel")) return 1;
-  const auto y = launch.at("numels").at("ynumel").get<std::int64_t>();
-  long block = 1;
-  while ((y + block - 1) / block > 65535) {
-    block *= 2;
-  }
-  return block;
-}
-
 // A launch's tile as the fused segment relaunches it. YBLOCK is raised to what the y grid needs
 // (an autotuned setting may have relied on the z overflow). A fused kernel holds a copy of the
 // producer per inlined load: its tile shrinks so that tile elements times copies stay near what
 // one unfused tile holds (4096), halving the largest block, YBLOCK not below what y needs.
 nlohmann::json shrink_for_copies(const nlohmann::json& launch, nlohmann::json s) {
-  const long min_y = smallest_yblock(launch);
+  const long min_y = smallest_yblock(launch);  // y_grid_fits: CUDA's 65535 programs in y
   if (s.contains("YBLOCK") && s.at("YBLOCK").get<long>() < min_y) s["YBLOCK"] = min_y;
   const long copies = launch.value("inlined_loads", 1L);
   if (copies <= 1) return s;

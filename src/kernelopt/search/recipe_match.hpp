@@ -109,8 +109,15 @@ std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
 // The smallest power of two >= n (1 for n <= 1): a whole row's R0_BLOCK.
 std::int64_t next_power_of_two(std::int64_t n);
 
-// Whether settings keep every block that must divide its size (a dimension whose mask Inductor
-// dropped) dividing it.
+// Whether a relaunch's y programs (ynumel / YBLOCK) fit CUDA's 65535: the relaunch gives z one
+// program, where Inductor's Grid2DWithYZOverflow spills the rest of y into z. True without ynumel.
+bool y_grid_fits(const nlohmann::json& params, std::int64_t yblock);
+
+// The smallest power-of-two YBLOCK for which y_grid_fits (1 without ynumel).
+std::int64_t smallest_yblock(const nlohmann::json& params);
+
+// Whether settings fit the launch: its y programs within CUDA's limit (y_grid_fits), and every
+// block that must divide its size (a dimension whose mask Inductor dropped) dividing it.
 bool config_fits(const RecipeMatch& match, const nlohmann::json& settings);
 
 // The config proposer's starting settings and its candidate file (config_match.cpp).
@@ -147,15 +154,18 @@ std::string without_heuristics(const std::string& source);
 // One launch of a segment as the config proposer relaunches it: the kernel's source without its
 // autotuning decorator and its arguments ({"param", "from": "inputs" | "outputs" | "internal",
 // "root"} or {"param", "literal"}), numels, constexprs, grid, blocks that must divide their size.
-// With internal_buffers, a buffer the segment neither receives nor returns (allocated by the
-// graph with literal sizes) is an "internal" argument the candidate allocates ("shape",
-// "stride", "dtype"); without, such a launch is not relaunched. nullopt when the kernel is not a
-// pointwise or (persistent) reduction on a 1-D or 2-D grid with tunable blocks only.
+// With fused_segment (fuse relaunches a segment's every launch but the fused one), a buffer the
+// segment neither receives nor returns (allocated by the graph with literal sizes) is an
+// "internal" argument the candidate allocates ("shape", "stride", "dtype"), and a max-autotune
+// Triton template (FixedGrid) is taken as Inductor launched it (kind "template", grid "fixed",
+// "fixed_grid", Inductor's warps and stages as "inductor"); without, such a launch is not
+// relaunched. nullopt when the kernel is none of these: a pointwise or (persistent) reduction on
+// a 1-D or 2-D grid with tunable blocks only, or (fused_segment) such a template.
 std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
                                               const analysis::DispatchMap& map,
                                               const analysis::Segment& segment,
                                               int launch_index,
-                                              bool internal_buffers);
+                                              bool fused_segment);
 
 // The lines of run() that launch one relaunch `p` (relaunch_params' form): each buffer not yet in
 // `tensors` (root -> variable) bound to a new `_tN` (internal ones allocated on `_device`) in
