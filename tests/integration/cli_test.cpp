@@ -121,4 +121,32 @@ TEST(Cli, UsageErrorsExitNonZero) {
   EXPECT_NE(table.output.find("not a show document"), std::string::npos) << table.output;
 }
 
+// `match` reads captured output code offline: on the L2/85 capture it finds the fuse and names
+// the producer, the consumer and the buffer; a file that is not output code is a one-line error
+// with exit 2, and no JSON is left behind.
+TEST(Cli, MatchListsTheStrategiesOfACapturedGraphOffline) {
+  const std::string capture = std::string(KERNELOPT_SOURCE_DIR) +
+                              "/tests/fixtures/output_code/real/"
+                              "h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py";
+  const auto dir = std::filesystem::temp_directory_path() / "kernelopt_cli_match";
+  std::filesystem::remove_all(dir);
+  const Result r = run("match " + capture + " --json " + (dir / "match.json").string());
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("6 launches (5 Triton), 2 segments"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("fuse: triton_poi_fused_convolution_mul_native_group_norm_3 inlined into "
+                          "triton_poi_fused_clamp_convolution_max_pool2d_with_indices_mul_native_"
+                          "group_norm_4 at 16 loads of buf2"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("nothing matches"), std::string::npos) << r.output;  // the layouts
+  EXPECT_TRUE(std::filesystem::exists(dir / "match.json"));
+  const Result bad =
+      run("match " + problem("good_small.py") + " --json " + (dir / "bad.json").string());
+  EXPECT_EQ(bad.code, 2) << bad.output;
+  EXPECT_EQ(count_lines(bad.output), 1) << bad.output;
+  EXPECT_NE(bad.output.find("not Inductor output code"), std::string::npos) << bad.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "bad.json"));
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace

@@ -166,6 +166,16 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 86400));
   remeasure_cmd->add_option("--json", remeasure.json, "also write the document here");
 
+  kernelopt::engine::MatchCommand match;
+  auto* match_cmd = app.add_subcommand(
+      "match", "offline: which strategies the search would try on captured output code");
+  match_cmd->add_option("files", match.files, "Inductor output code (show -o RUN keeps it)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  match_cmd->add_option("--json", match.json, "also write the document here");
+  match_cmd->add_flag("--split-segments", match.split_segments,
+                      "every Triton launch a segment of its own");
+
   kernelopt::engine::ReportCommand report;
   auto* report_cmd = app.add_subcommand("report", "Table 1, plots and comparisons of bench runs");
   report_cmd->add_option("run_dirs", report.run_dirs, "run directory (several with --compare)")
@@ -198,6 +208,7 @@ int main(int argc, char** argv) {
       return kernelopt::engine::bench_command(bench);
     }
     if (*report_cmd) return kernelopt::engine::report_command(report);
+    if (*match_cmd) return kernelopt::engine::match_command(match);
     if (*remeasure_cmd) {
       remeasure.timeout = std::chrono::seconds(remeasure_timeout);
       return kernelopt::engine::remeasure_command(remeasure);

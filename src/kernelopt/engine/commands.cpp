@@ -5,13 +5,16 @@
 #include <fstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "kernelopt/analysis/dispatch.hpp"
 #include "kernelopt/core/error.hpp"
 #include "kernelopt/engine/ask.hpp"
 #include "kernelopt/engine/doctor.hpp"
 #include "kernelopt/engine/files.hpp"
 #include "kernelopt/report/show_text.hpp"
 #include "kernelopt/report/verify_text.hpp"
+#include "kernelopt/search/recipe_match.hpp"
 
 namespace kernelopt::engine {
 
@@ -106,6 +109,61 @@ int table_command(const std::vector<std::string>& files) {
     docs.push_back(std::move(doc));
   }
   std::fputs(report::format_show_table(docs).c_str(), stdout);
+  return 0;
+}
+
+int match_command(const MatchCommand& command) {
+  nlohmann::json doc = {{"schema", "kernelopt.match/1"}, {"files", nlohmann::json::array()}};
+  std::string text;
+  for (const std::string& file : command.files) {
+    const std::string source = read_file(file);
+    analysis::GraphRun run;
+    try {
+      run.code = inductor::parse_output_code(source);
+    } catch (const Error& error) {
+      throw Error("kernelopt.input",
+                  fmt::format("{}: not Inductor output code ({})", file, error.what()),
+                  ExitCode::kUsage);
+    }
+    analysis::AnalysisOptions options;
+    options.split_launches = command.split_segments;
+    const analysis::DispatchMap map = analysis::build_dispatch_map({run}, options);
+    nlohmann::json segments = nlohmann::json::array();
+    int triton = 0;
+    for (const auto& launch : map.launches) {
+      triton += launch.kind == analysis::LaunchKind::kTriton ? 1 : 0;
+    }
+    text += fmt::format("{}: {} launches ({} Triton), {} segments\n", file, map.launches.size(),
+                        triton, map.segments.size());
+    for (const analysis::Segment& seg : map.segments) {
+      std::vector<std::string> names;
+      for (const int index : seg.launches) {
+        names.push_back(map.launches[static_cast<std::size_t>(index)].name);
+      }
+      nlohmann::json row = {{"segment", seg.id}, {"launches", names}};
+      text += fmt::format("  segment {}: {}\n", seg.id, fmt::join(names, ", "));
+      const auto& code = run.code;
+      std::vector<std::pair<std::string, std::optional<search::RecipeMatch>>> found = {
+          {"recipe", search::match_recipe(code, map, seg)},
+          {"config", search::match_config(code, map, seg)},
+          {"rewrite", search::match_rewrite(code, map, seg)},
+          {"fuse", search::match_fuse(code, map, seg)}};
+      bool any = false;
+      for (const auto& [strategy, match] : found) {
+        if (!match) continue;
+        any = true;
+        const std::string name =
+            strategy == "recipe" ? "recipe:" + match->recipe : std::string(strategy);
+        row[strategy] = {{"name", name}, {"why", match->why}};
+        text += fmt::format("    {}: {}\n", name, match->why);
+      }
+      if (!any) text += "    nothing matches\n";
+      segments.push_back(std::move(row));
+    }
+    doc["files"].push_back({{"file", file}, {"segments", segments}});
+  }
+  if (!command.json.empty()) write_file(command.json, doc.dump(2) + "\n");
+  std::fputs(text.c_str(), stdout);
   return 0;
 }
 

@@ -24,6 +24,17 @@ struct ShowCommand {
 // and the others go on. Returns 0 when every problem succeeded, else the first failure's code.
 int show_command(const ShowCommand& command);
 
+struct MatchCommand {
+  std::vector<std::string> files;  // Inductor output code (show -o keeps it), one graph each
+  std::string json;                // also write the document here
+  bool split_segments = false;     // every Triton launch a segment of its own
+};
+
+// `kernelopt match`: offline, no GPU or worker: which strategies the search would try on each
+// segment of captured output code (a recipe, config, rewrite, fuse), and why. Returns 0 when
+// every file parsed; a file that is not output code is an error (exit 2) and nothing is written.
+int match_command(const MatchCommand& command);
+
 // `kernelopt table`: prints a Markdown table over show documents (files written by show --json).
 int table_command(const std::vector<std::string>& files);
 
