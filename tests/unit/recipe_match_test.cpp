@@ -655,7 +655,9 @@ std::string python() {
 // The config proposer relaunches Inductor's own kernels: the mixed fixture's pointwise ReLU (a
 // segment of its own) and its persistent softmax (in place on buf1: an output that is also an
 // input), each written into a candidate file that runs under Triton's interpreter on the CPU and
-// matches PyTorch with launch settings Inductor did not use. A two-launch segment is not a match.
+// matches PyTorch with launch settings Inductor did not use. The two-launch segment (the softmax,
+// then a row sum into `buf3 = reinterpret_tensor(buf2, ..., 0)`) is relaunched whole, each launch
+// with settings of its own, the sum's pointer being buf2's.
 TEST(RecipeMatch, ConfigRelaunchesInductorsKernels) {
   std::ifstream in(fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures/output_code/a_runner_mixed.py");
   std::ostringstream text;
@@ -664,7 +666,20 @@ TEST(RecipeMatch, ConfigRelaunchesInductorsKernels) {
   run.code = inductor::parse_output_code(text.str());
   const auto map = analysis::build_dispatch_map({run}, {});
   ASSERT_EQ(map.segments.size(), 2U);
-  EXPECT_FALSE(search::match_config(run.code, map, map.segments[1]).has_value());
+  const auto both = search::match_config(run.code, map, map.segments[1]);
+  ASSERT_TRUE(both.has_value());
+  EXPECT_EQ(both->params.at("kind"), "segment");
+  ASSERT_EQ(both->params.at("launches").size(), 2U);
+  EXPECT_EQ(both->params.at("launches")[1].at("args")[1],
+            (nlohmann::json{{"param", "out_ptr0"}, {"from", "outputs"}, {"root", "buf2"}}));
+  const auto both_settings = search::recipe_settings(*both);
+  ASSERT_FALSE(both_settings.empty());
+  EXPECT_TRUE(both_settings.front().contains("k0_XBLOCK") &&
+              both_settings.front().contains("k1_R0_BLOCK"))
+      << both_settings.front();
+  for (const auto& next : search::recipe_neighbours(*both, both_settings.front())) {
+    EXPECT_EQ(next.size(), both_settings.front().size()) << next;  // one knob of one launch moved
+  }
   const auto relu = search::match_config(run.code, map, map.segments[0]);
   ASSERT_TRUE(relu.has_value());
   EXPECT_EQ(relu->params.at("args"),
@@ -690,6 +705,10 @@ TEST(RecipeMatch, ConfigRelaunchesInductorsKernels) {
       *relu, 0, {{"XBLOCK", 4096}, {"num_warps", 2}, {"num_stages", 1}});
   std::ofstream(dir / "softmax.py")
       << search::candidate_source(*softmax, 1, {{"XBLOCK", 8}, {"num_warps", 2}});
+  std::ofstream(dir / "both.py") << search::candidate_source(
+      *both, 1,
+      {{"k0_XBLOCK", 2}, {"k0_num_warps", 4}, {"k1_XBLOCK", 4}, {"k1_R0_BLOCK", 512},
+       {"k1_num_warps", 2}});
   std::ofstream(dir / "check.py") << R"(
 import importlib.util, os, sys
 import torch
@@ -707,6 +726,12 @@ y = torch.randn(32, 1024)
 t = y.clone()
 load("softmax").run({"buf1": t}, {"buf1": t})
 assert torch.allclose(t, torch.softmax(y, -1), atol=1e-6)
+t = y.clone()
+z = torch.randn(32, 8192)
+s = torch.full((32,), 7.0)
+load("both").run({"buf1": t, "arg2_1": z}, {"buf1": t, "buf2": s})
+assert torch.allclose(t, torch.softmax(y, -1), atol=1e-6)
+assert torch.allclose(s, z.sum(-1), atol=1e-3), (s - z.sum(-1)).abs().max()
 print("ok")
 )";
   const std::string command = "TRITON_INTERPRET=1 " + python() + " " + (dir / "check.py").string() +

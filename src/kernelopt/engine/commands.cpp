@@ -140,7 +140,10 @@ int match_command(const MatchCommand& command) {
       for (const int index : seg.launches) {
         names.push_back(map.launches[static_cast<std::size_t>(index)].name);
       }
-      nlohmann::json row = {{"segment", seg.id}, {"launches", names}};
+      nlohmann::json row = {{"segment", seg.id},
+                            {"launches", names},
+                            {"inputs", seg.inputs},
+                            {"outputs", seg.outputs}};
       text += fmt::format("  segment {}: {}\n", seg.id, fmt::join(names, ", "));
       const auto& code = run.code;
       std::vector<std::pair<std::string, std::optional<search::RecipeMatch>>> found = {

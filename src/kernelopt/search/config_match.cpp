@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kernelopt/inductor/detail/pytext.hpp"
 #include "kernelopt/search/recipe_match.hpp"
 
 namespace kernelopt::search {
@@ -89,6 +90,36 @@ std::optional<nlohmann::json> template_relaunch(const inductor::TritonKernel& ke
                         {"source", source}};
 }
 
+// The root buffer a Triton kernel's pointer argument addresses: reused_root's, or for a
+// reinterpret of a buffer at offset 0 (`buf5 = reinterpret_tensor(buf4, SIZE, STRIDE, 0)`, as
+// Inductor re-strides a fresh buffer's size-1 dimension before a reduction writes it) that
+// buffer's root. A kernel receives only the base address and indexes by itself, so both name the
+// same argument; a view at another offset does not.
+std::optional<std::string> pointer_root(const inductor::OutputCode& code,
+                                        int step,
+                                        const std::string& name) {
+  if (auto root = reused_root(code, step, name)) return root;
+  namespace py = inductor::detail;
+  for (int s = step - 1; s >= 0; --s) {
+    const inductor::Step& st = code.steps[static_cast<std::size_t>(s)];
+    if (st.defines.empty() || st.defines.front() != name) continue;
+    if (st.kind != inductor::StepKind::kReinterpret) return std::nullopt;
+    const std::string call = "reinterpret_tensor(";
+    const std::size_t at = st.text.find(call);
+    if (at == std::string::npos) return std::nullopt;
+    const std::size_t open = at + call.size() - 1;
+    const std::size_t close = py::find_closing(st.text, open);
+    if (close == std::string::npos) return std::nullopt;
+    const auto args =
+        py::split_top_level(std::string_view(st.text).substr(open + 1, close - open - 1));
+    if (args.size() != 4 || py::trim(args[0]) != st.alias_of || py::trim(args[3]) != "0") {
+      return std::nullopt;
+    }
+    return pointer_root(code, s, st.alias_of);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::int64_t next_power_of_two(std::int64_t n) {
@@ -158,7 +189,7 @@ std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
     if (next >= positional.size()) return std::nullopt;
     const std::string& arg = positional[next++];
     if (param.is_pointer()) {
-      const auto root = identifier(arg) ? reused_root(code, launch.step, arg) : std::nullopt;
+      const auto root = identifier(arg) ? pointer_root(code, launch.step, arg) : std::nullopt;
       if (!root) return std::nullopt;
       // An output (in_out pointers too) comes from `outputs`: in the model and in G2 the same
       // tensor as the input of that root.
@@ -233,7 +264,28 @@ std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
 std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
                                         const analysis::DispatchMap& map,
                                         const analysis::Segment& segment) {
-  if (segment.extern_call || segment.launches.size() != 1) return std::nullopt;
+  if (segment.extern_call || segment.launches.empty()) return std::nullopt;
+  if (segment.launches.size() > 1) {
+    // Every launch of the segment relaunched as fuse relaunches them (buffers that live within
+    // the segment allocated by the candidate; a template exactly as Inductor launched it), each
+    // with settings of its own: a reduction among others gets other tiles too (L2/19's group-norm
+    // statistics read 32 of every 256 bytes per program at Inductor's tile).
+    nlohmann::json launches = nlohmann::json::array();
+    std::vector<std::string> names;
+    bool tunable = false;
+    for (const int index : segment.launches) {
+      auto params = relaunch_params(code, map, segment, index, true);
+      if (!params) return std::nullopt;
+      tunable = tunable || params->at("kind") != "template";
+      names.push_back(params->at("kernel").get<std::string>());
+      launches.push_back(std::move(*params));
+    }
+    if (!tunable) return std::nullopt;
+    const std::string why = fmt::format(
+        "Inductor's {} kernels of the segment relaunched with other settings, each its own ({})",
+        names.size(), fmt::join(names, ", "));
+    return RecipeMatch{"config", {{"kind", "segment"}, {"launches", launches}}, why};
+  }
   auto params = relaunch_params(code, map, segment, segment.launches.front(), false);
   if (!params) return std::nullopt;
   const std::string why =
@@ -273,6 +325,7 @@ bool config_fits(const RecipeMatch& match, const nlohmann::json& settings) {
 
 std::vector<nlohmann::json> config_settings(const RecipeMatch& match) {
   const auto& p = match.params;
+  if (p.contains("launches")) return fuse_settings(match);  // a whole segment, per launch
   const auto has = [&](const char* name) {
     const auto& list = p.at("constexprs");
     return std::find(list.begin(), list.end(), name) != list.end();
@@ -343,9 +396,13 @@ std::string launch_text(const nlohmann::json& p,
     const std::string var = fmt::format("_t{}", tensors.size());
     tensors[root] = var;
     if (arg.at("from") == "internal") {
-      body += fmt::format("    {} = torch.empty_strided(({},), ({},), dtype={}, device=_device)\n",
-                          var, fmt::join(arg.at("shape").get<std::vector<std::string>>(), ", "),
-                          fmt::join(arg.at("stride").get<std::vector<std::string>>(), ", "),
+      // A Python tuple: "()" for a 0-dim buffer (a whole-tensor norm's statistic), "(n,)" else.
+      const auto tuple = [](const std::vector<std::string>& items) {
+        return items.empty() ? std::string("()") : fmt::format("({},)", fmt::join(items, ", "));
+      };
+      body += fmt::format("    {} = torch.empty_strided({}, {}, dtype={}, device=_device)\n", var,
+                          tuple(arg.at("shape").get<std::vector<std::string>>()),
+                          tuple(arg.at("stride").get<std::vector<std::string>>()),
                           arg.at("dtype").get<std::string>());
     } else {
       body += fmt::format("    {} = {}[\"{}\"]\n", var, arg.at("from").get<std::string>(),
@@ -389,6 +446,7 @@ std::string launch_text(const nlohmann::json& p,
 
 std::string config_source(const RecipeMatch& match, int segment, const nlohmann::json& settings) {
   const auto& p = match.params;
+  if (p.contains("launches")) return fuse_source(match, segment, settings);
   std::string body;
   std::map<std::string, std::string> tensors;
   const std::string launch = launch_text(p, settings, "", tensors, body);

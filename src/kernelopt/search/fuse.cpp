@@ -634,18 +634,23 @@ std::string fuse_source(const RecipeMatch& match, int segment, const nlohmann::j
     const std::string line = launch_text(launch, settings, prefix_of(r), tensors, body);
     body += line;
   }
+  // fuse's candidate, or config's over a whole segment (no producer: every kernel relaunched).
+  const std::string how =
+      match.params.contains("producer")
+          ? fmt::format(
+                "rewrite proposer (fuse): Inductor's kernels without their\nautotuning "
+                "decorators, {} computed inside {} instead of launched, each\nlaunched",
+                match.params.at("producer").get<std::string>(),
+                fmt::join(match.params.at("consumers").get<std::vector<std::string>>(), " and "))
+          : std::string("config proposer: Inductor's kernels of the segment without their\n"
+                        "autotuning decorators, each launched");
   return fmt::format(
-      "\"\"\"Segment {}: {}.\n\nWritten by kernelopt's rewrite proposer (fuse): Inductor's kernels "
-      "without their\nautotuning decorators, {} computed inside {} instead of launched, each\n"
-      "launched with the settings below.\n\"\"\"\n\n"
+      "\"\"\"Segment {}: {}.\n\nWritten by kernelopt's {} with the settings below.\n\"\"\"\n\n"
       "import torch\nimport triton\n\n"
       "{}\n"
       "def run(inputs, outputs):\n"
       "{}{}",
-      segment, match.why, match.params.at("producer").get<std::string>(),
-      fmt::format("{}",
-                  fmt::join(match.params.at("consumers").get<std::vector<std::string>>(), " and ")),
-      sources, device, body);
+      segment, match.why, how, sources, device, body);
 }
 
 }  // namespace kernelopt::search

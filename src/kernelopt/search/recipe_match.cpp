@@ -1095,7 +1095,9 @@ std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
 
   // Per recipe: its knobs, and the most elements one program may hold (product of the element
   // knobs) before it spills.
-  if (match.recipe == "fuse") return fuse_neighbours(match, settings);
+  if (match.recipe == "fuse" || match.params.contains("launches")) {
+    return fuse_neighbours(match, settings);  // per launch of a whole segment
+  }
   std::vector<Knob> knobs;
   std::vector<const char*> elements;
   long max_elements = 16384;
