@@ -457,6 +457,34 @@ TEST(Fuse, BatchNormOutputInlinedIntoBothReadersAndBiasIntoAnAveragePool) {
   EXPECT_EQ(avg->params.at("loads"), 16);
 }
 
+// L2/43: the convolution's bias, added in place, is read by the 2 x 2 x 2 max pool inside a
+// persistent logsumexp over the channels, which writes `buf5 = reinterpret_tensor(buf4, ..., 0)`.
+// A reinterpret at offset 0 addresses its buffer, so the reduction relaunches with buf4 as its
+// output and computes the bias at each of its 8 loads; the bias kernel goes.
+TEST(Fuse, BiasInlinedIntoAPooledReductionThatWritesAReinterpretedBuffer) {
+  const Captured c = parse(fixture("h200_level2_43_Conv3d_Max_LogSumExp_ReLU_graph_0.py"));
+  const auto m = first_fuse(c);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->params.at("producer"), "triton_poi_fused_convolution_0");
+  EXPECT_EQ(m->params.at("loads"), 8);
+  const auto& launches = m->params.at("launches");
+  ASSERT_EQ(launches.size(), 1U);
+  EXPECT_EQ(launches[0].at("kind"), "persistent_reduction");
+  EXPECT_EQ(launches[0].at("args")[0],
+            (nlohmann::json{{"param", "in_out_ptr0"}, {"from", "outputs"}, {"root", "buf4"}}));
+  const std::string fused = launches[0].at("source").get<std::string>();
+  EXPECT_EQ(count(fused, "tl.load(fused_in_ptr0 + "), 8U) << fused;  // the bias, per tap
+  const std::string source = search::candidate_source(*m, 0, search::recipe_settings(*m).front());
+  EXPECT_NE(source.find("outputs[\"buf4\"]"), std::string::npos) << source;
+  EXPECT_EQ(count(source, "triton_poi_fused_convolution_0["), 0U) << source;
+  // A reinterpret at another offset is a view of another address: no relaunch.
+  std::string shifted = fixture("h200_level2_43_Conv3d_Max_LogSumExp_ReLU_graph_0.py");
+  const std::string view = "(65536, 65536, 4096, 64, 1), 0); del buf4";
+  ASSERT_NE(shifted.find(view), std::string::npos);
+  shifted.replace(shifted.find(view), view.size(), "(65536, 65536, 4096, 64, 1), 64); del buf4");
+  EXPECT_FALSE(first_fuse(parse(shifted)).has_value());
+}
+
 // With the launch settings Inductor's autotuner chose (read at capture), config and fuse start
 // there: the unfused launches exactly as the baseline ran them, the fused kernel's tile shrunk
 // for its 16 copies of the producer.
