@@ -705,10 +705,12 @@ TEST(RecipeMatch, ConfigRelaunchesInductorsKernels) {
       *relu, 0, {{"XBLOCK", 4096}, {"num_warps", 2}, {"num_stages", 1}});
   std::ofstream(dir / "softmax.py")
       << search::candidate_source(*softmax, 1, {{"XBLOCK", 8}, {"num_warps", 2}});
-  std::ofstream(dir / "both.py") << search::candidate_source(
-      *both, 1,
-      {{"k0_XBLOCK", 2}, {"k0_num_warps", 4}, {"k1_XBLOCK", 4}, {"k1_R0_BLOCK", 512},
-       {"k1_num_warps", 2}});
+  std::ofstream(dir / "both.py") << search::candidate_source(*both, 1,
+                                                             {{"k0_XBLOCK", 2},
+                                                              {"k0_num_warps", 4},
+                                                              {"k1_XBLOCK", 4},
+                                                              {"k1_R0_BLOCK", 512},
+                                                              {"k1_num_warps", 2}});
   std::ofstream(dir / "check.py") << R"(
 import importlib.util, os, sys
 import torch
@@ -828,13 +830,14 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
     }
   }
   ASSERT_GE(jobs.size(), 15U);  // most of the 35 captures are one-launch segments
-  // The rewrite's two: the L1 normalization of rows (20000) and L2/17's instance norm (15876).
+  // The rewrite's seven: one pass for the L1 normalization of rows (20000) and L2/17's instance
+  // norm (15876); shifted sums for the Welford loops of L1/33, L1/35, L2/11, L2/19 and L2/85.
   EXPECT_EQ(std::count_if(jobs.begin(), jobs.end(),
                           [](const nlohmann::json& j) {
                             return j.at("candidate").get<std::string>().find("_rewrite.py") !=
                                    std::string::npos;
                           }),
-            2);
+            7);
   // The fuse rewrite's five: L2/11, L2/65 and L2/85 (a norm or a bias inlined into a pool), L2/43
   // (a bias inlined into a pooled logsumexp that writes a reinterpreted buffer), and
   // examples/conv_groupnorm_maxpool.py, whose segment relaunches a Triton convolution template.

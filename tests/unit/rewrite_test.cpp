@@ -254,6 +254,85 @@ print("ok")
   fs::remove_all(dir);
 }
 
+// ---- shifted sums: a Welford loop without a division per element ----
+
+// L1/35's group norm cut to one sample (8 groups of 8 channels x 128): the whole segment (the
+// statistics, then the normalization) relaunched as Inductor wrote it and with its Welford loop
+// made shifted sums compute the same group norm as PyTorch on data whose mean (100) is large
+// against its spread (2), where plain sums of squares in float32 would cancel.
+TEST(Rewrite, ShiftedSumsComputeTheGroupNormUnderTheInterpreter) {
+  std::string text = fixture("h200_level1_35_GroupNorm__graph_0.py");
+  replace_all(text, "    xnumel = 896\n", "    xnumel = 8\n");
+  replace_all(text, "2097152", "1024");
+  replace_all(text, "1879048192", "8192");
+  replace_all(text, "262144", "128");
+  replace_all(text, "buf1, 896, 1024, stream", "buf1, 8, 1024, stream");
+  replace_all(text, "libdevice.rsqrt(", "tl.rsqrt(");  // not in Triton 3.6's interpreter
+  const Captured c = parse(text);
+  const auto& segment = c.map.segments.at(0);
+  const auto config = search::match_config(c.run.code, c.map, segment);
+  const auto rewrite = search::match_rewrite(c.run.code, c.map, segment);
+  ASSERT_TRUE(config.has_value() && rewrite.has_value());
+  EXPECT_EQ(rewrite->params.at("rewrite").at("transform"), "shifted_sums");
+  const std::string stats = rewrite->params.at("launches")[0].at("source").get<std::string>();
+  EXPECT_EQ(stats.find("welford_reduce"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("tmp2_sq = tmp2_sq + tmp2_dx * tmp2_dx"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("triton_helpers.welford(tmp2_mean, tmp2_m2, tmp2_weight, 1)"),
+            std::string::npos)
+      << stats;
+  const nlohmann::json settings = {{"k0_XBLOCK", 2},
+                                   {"k0_R0_BLOCK", 256},
+                                   {"k0_num_warps", 2},
+                                   {"k1_XBLOCK", 512},
+                                   {"k1_num_warps", 4}};
+  const fs::path dir = fs::temp_directory_path() / "kernelopt_shifted_sums";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "welford.py") << search::candidate_source(*config, 0, settings);
+  std::ofstream(dir / "sums.py") << search::candidate_source(*rewrite, 0, settings);
+  std::ofstream(dir / "check.py") << R"(
+import importlib.util, os, sys
+import torch
+def load(name):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(sys.argv[1], name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+torch.manual_seed(0)
+x = torch.randn(1, 64, 128) * 2 + 100
+w, b = torch.randn(64), torch.randn(64)
+want = torch.nn.functional.group_norm(x.double(), 8, w.double(), b.double(), 1e-5).float()
+got = {}
+for name in ("welford", "sums"):
+    out = torch.full((1, 64, 128), 7.0)
+    load(name).run({"arg2_1": x, "arg0_1": w, "arg1_1": b}, {"buf3": out})
+    got[name] = out
+    assert torch.allclose(out, want, rtol=1e-4, atol=1e-4), (name, (out - want).abs().max())
+assert torch.allclose(got["welford"], got["sums"], rtol=1e-4, atol=1e-4)
+print("ok")
+)";
+  expect_interpreted_ok(dir);
+  fs::remove_all(dir);
+}
+
+// Where the Welford update is not in the form Inductor writes (another mask on one of its three
+// updates), nothing is rewritten.
+TEST(Rewrite, ShiftedSumsLeaveOtherWelfordFormsAlone) {
+  const std::string text = fixture("h200_level1_35_GroupNorm__graph_0.py");
+  const Captured c = parse(text);
+  const std::string source =
+      search::without_heuristics(c.run.code.kernel("triton_red_fused_native_group_norm_0")->source);
+  ASSERT_TRUE(search::shifted_sums_source(source).has_value());
+  std::string other = source;
+  replace_all(other, "tmp2_m2 = tl.where(xmask, tmp2_m2_next, tmp2_m2)",
+              "tmp2_m2 = tl.where(xmask & (tmp1 > 0), tmp2_m2_next, tmp2_m2)");
+  EXPECT_FALSE(search::shifted_sums_source(other).has_value());
+  EXPECT_FALSE(search::shifted_sums_source(
+                   search::without_heuristics(
+                       c.run.code.kernel("triton_poi_fused_native_group_norm_1")->source))
+                   .has_value());
+}
+
 // ---- fuse: a pointwise producer inlined into its consumer ----
 
 std::optional<search::RecipeMatch> first_fuse(const Captured& c) {

@@ -642,8 +642,10 @@ std::string fuse_source(const RecipeMatch& match, int segment, const nlohmann::j
                 "decorators, {} computed inside {} instead of launched, each\nlaunched",
                 match.params.at("producer").get<std::string>(),
                 fmt::join(match.params.at("consumers").get<std::vector<std::string>>(), " and "))
-          : std::string("config proposer: Inductor's kernels of the segment without their\n"
-                        "autotuning decorators, each launched");
+          : fmt::format(
+                "{} proposer: Inductor's kernels of the segment{} without their\n"
+                "autotuning decorators, each launched",
+                match.recipe, match.recipe == "rewrite" ? " (some rewritten)" : "");
   return fmt::format(
       "\"\"\"Segment {}: {}.\n\nWritten by kernelopt's {} with the settings below.\n\"\"\"\n\n"
       "import torch\nimport triton\n\n"

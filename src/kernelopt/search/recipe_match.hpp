@@ -140,6 +140,22 @@ struct OnePass {
 // The kernel module text made one pass, or nullopt when it has fewer than two row loops, a loop
 // or atomic it does not know, or no load to reuse. Assumes every row loop runs once.
 std::optional<OnePass> one_pass_source(const std::string& source);
+
+// rewrite's second transformation, shifted sums: a looped reduction's per-lane Welford update
+// (`triton_helpers.welford_reduce`, a division per element) becomes per-lane sums of the value and
+// its square, shifted by the lane's first value, turned into the same mean and M2 after the loop
+// for Inductor's own cross-lane `triton_helpers.welford`. The number of Welford reductions
+// rewritten is `count`; nullopt when the text has none in the form Inductor writes.
+struct ShiftedSums {
+  std::string source;
+  int count = 0;
+};
+
+std::optional<ShiftedSums> shifted_sums_source(const std::string& source);
+
+// The rewrite proposer's match: one pass (one looped reduction alone in its segment whose row
+// fits), else shifted sums in the segment's kernels (one launch, or a whole segment relaunched
+// as config relaunches it).
 std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
                                          const analysis::DispatchMap& map,
                                          const analysis::Segment& segment);

@@ -14,6 +14,7 @@
 // forgets every earlier load (two pointer arguments may be one buffer); an atomic anywhere, or a
 // loop the rewrite does not know, and the kernel is left alone.
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <map>
 #include <optional>
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "kernelopt/inductor/detail/pytext.hpp"
 #include "kernelopt/search/recipe_match.hpp"
@@ -401,11 +403,42 @@ std::optional<OnePass> one_pass_source(const std::string& source) {
   return out;
 }
 
-std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
-                                         const analysis::DispatchMap& map,
-                                         const analysis::Segment& segment) {
-  auto config = match_config(code, map, segment);
-  if (!config || config->params.at("kind") != "reduction") return std::nullopt;
+namespace {
+
+// `A, B, C = CALL(` ... `)` joined into one statement starting at line i, or "" when line i does
+// not open such a call; `last` is set to the call's closing line.
+std::string joined_call(const std::vector<std::string>& lines, std::size_t i, std::size_t& last) {
+  std::string text = trim(lines[i]);
+  last = i;
+  int depth = 0;
+  for (std::size_t j = i;; ++j) {
+    if (j != i) text += " " + trim(lines[j]);
+    for (const char c : lines[j]) {
+      depth += c == '(' ? 1 : (c == ')' ? -1 : 0);
+    }
+    last = j;
+    if (depth <= 0 || j + 1 >= lines.size()) break;
+  }
+  return depth == 0 ? text : "";
+}
+
+// `FN(ARGS)` (the whole text): its top-level arguments, or nullopt.
+std::optional<std::vector<std::string>> call_of(const std::string& text, const std::string& fn) {
+  namespace py = inductor::detail;
+  const std::string t = trim(text);
+  if (t.rfind(fn + "(", 0) != 0 || t.back() != ')') return std::nullopt;
+  if (py::find_closing(t, fn.size()) != t.size() - 1) return std::nullopt;
+  std::vector<std::string> out;
+  for (const auto& a :
+       py::split_top_level(std::string_view(t).substr(fn.size() + 1, t.size() - fn.size() - 2))) {
+    out.push_back(trim(a));
+  }
+  return out;
+}
+
+std::optional<RecipeMatch> match_one_pass(const RecipeMatch& matched) {
+  std::optional<RecipeMatch> config = matched;
+  if (config->params.value("kind", "") != "reduction") return std::nullopt;
   const auto& numels = config->params.at("numels");
   if (!numels.contains("r0_numel")) return std::nullopt;
   const auto r0 = numels.at("r0_numel").get<std::int64_t>();
@@ -428,7 +461,138 @@ std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
   return m;
 }
 
+}  // namespace
+
+std::optional<ShiftedSums> shifted_sums_source(const std::string& source) {
+  namespace py = inductor::detail;
+  std::vector<std::string> lines;
+  for (const auto& line : py::split_lines(source)) {
+    lines.emplace_back(line);
+  }
+  ShiftedSums out;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].find("triton_helpers.welford_reduce(") == std::string::npos) continue;
+    std::size_t last = i;
+    const std::string call = joined_call(lines, i, last);
+    std::string rhs;
+    const auto lhs = assigned_names(call, &rhs);
+    const auto args = call_of(rhs, "triton_helpers.welford_reduce");
+    // `N_mean_next, N_m2_next, N_weight_next = welford_reduce(V, N_mean, N_m2, N_weight, roffset
+    // == 0)`, then the three masked updates, one mask.
+    if (lhs.size() != 3 || !args || args->size() != 5) return std::nullopt;
+    const std::string name = (*args)[1].substr(0, (*args)[1].size() - 5);
+    if ((*args)[1] != name + "_mean" || (*args)[2] != name + "_m2" ||
+        (*args)[3] != name + "_weight" || (*args)[4] != "roffset == 0" ||
+        lhs[0] != name + "_mean_next" || lhs[1] != name + "_m2_next" ||
+        lhs[2] != name + "_weight_next" || !identifier((*args)[0]) || last + 3 >= lines.size()) {
+      return std::nullopt;
+    }
+    const std::string value = (*args)[0];
+    std::string mask;
+    for (std::size_t k = 0; k < 3; ++k) {
+      const std::string part = std::array{"_mean", "_m2", "_weight"}[k];
+      std::string where_rhs;
+      const auto target = assigned_names(trim(lines[last + 1 + k]), &where_rhs);
+      const auto where = call_of(where_rhs, "tl.where");
+      if (target.size() != 1 || target[0] != name + part || !where || where->size() != 3 ||
+          (*where)[1] != name + part + "_next" || (*where)[2] != name + part ||
+          (!mask.empty() && (*where)[0] != mask)) {
+        return std::nullopt;
+      }
+      mask = (*where)[0];
+    }
+    // The accumulators' zero initialisations (before the loop) and the final welford (after it).
+    std::size_t init = lines.size();
+    std::size_t final_line = lines.size();
+    for (std::size_t j = 0; j < lines.size(); ++j) {
+      const std::string t = trim(lines[j]);
+      if (j < i && t.rfind(name + "_weight = tl.zeros(", 0) == 0) init = j;
+      if (j > last && final_line == lines.size() &&
+          t.find("triton_helpers.welford(" + name + "_mean, " + name + "_m2, " + name +
+                 "_weight") != std::string::npos) {
+        final_line = j;
+      }
+    }
+    if (init == lines.size() || final_line == lines.size()) return std::nullopt;
+    const std::string pad(indent_of(lines[i]), ' ');
+    const std::string final_pad(indent_of(lines[final_line]), ' ');
+    const std::string zeros = trim(lines[init]).substr((name + "_weight = ").size());
+    const std::string init_pad(indent_of(lines[init]), ' ');
+    std::vector<std::string> loop = {
+        fmt::format("{}{}_shift = tl.where(({}_weight == 0) & ({}), {}, {}_shift)", pad, name, name,
+                    mask, value, name),
+        fmt::format("{}{}_dx = tl.where({}, {} - {}_shift, 0.0)", pad, name, mask, value, name),
+        fmt::format("{}{}_sum = {}_sum + {}_dx", pad, name, name, name),
+        fmt::format("{}{}_sq = {}_sq + {}_dx * {}_dx", pad, name, name, name, name),
+        fmt::format("{}{}_weight = tl.where({}, {}_weight + 1, {}_weight)", pad, name, mask, name,
+                    name)};
+    std::vector<std::string> after = {
+        fmt::format("{}{}_n = tl.where({}_weight == 0, 1.0, {}_weight)", final_pad, name, name,
+                    name),
+        fmt::format("{}{}_mean = {}_shift + {}_sum / {}_n", final_pad, name, name, name, name),
+        fmt::format("{}{}_m2 = tl.maximum({}_sq - {}_sum * {}_sum / {}_n, 0.0)", final_pad, name,
+                    name, name, name, name, name)};
+    std::vector<std::string> zero_lines;
+    for (const char* part : {"_shift", "_sum", "_sq"}) {
+      zero_lines.push_back(fmt::format("{}{}{} = {}", init_pad, name, part, zeros));
+    }
+    // Edit from the bottom up so the earlier indices stay valid.
+    lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(final_line), after.begin(),
+                 after.end());
+    lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(i),
+                lines.begin() + static_cast<std::ptrdiff_t>(last + 4));
+    lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(i), loop.begin(), loop.end());
+    lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(init + 1), zero_lines.begin(),
+                 zero_lines.end());
+    ++out.count;
+    i += loop.size() + zero_lines.size();
+  }
+  if (out.count == 0) return std::nullopt;
+  for (const auto& line : lines) {
+    out.source += line + "\n";
+  }
+  return out;
+}
+
+std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
+                                         const analysis::DispatchMap& map,
+                                         const analysis::Segment& segment) {
+  auto config = match_config(code, map, segment);
+  if (!config) return std::nullopt;
+  if (auto one = match_one_pass(*config)) return one;
+  // Shifted sums in every kernel of the segment that has a Welford loop.
+  RecipeMatch m = std::move(*config);
+  int count = 0;
+  std::vector<std::string> kernels;
+  auto rewrite_launch = [&](nlohmann::json& launch) {
+    if (launch.value("kind", "") != "reduction") return;
+    if (auto sums = shifted_sums_source(launch.at("source").get<std::string>())) {
+      launch["source"] = sums->source;
+      count += sums->count;
+      kernels.push_back(launch.at("kernel").get<std::string>());
+    }
+  };
+  if (m.params.contains("launches")) {
+    for (auto& launch : m.params.at("launches")) {
+      rewrite_launch(launch);
+    }
+  } else {
+    rewrite_launch(m.params);
+  }
+  if (count == 0) return std::nullopt;
+  m.recipe = "rewrite";
+  m.params["rewrite"] = {{"transform", "shifted_sums"}, {"welford", count}};
+  m.why = fmt::format(
+      "{}: {} Welford reduction(s) made shifted sums (no division per element; the mean and M2 "
+      "from the sums after the loop)",
+      fmt::join(kernels, ", "), count);
+  return m;
+}
+
 std::vector<nlohmann::json> rewrite_settings(const RecipeMatch& match) {
+  if (match.params.at("rewrite").value("transform", "") == "shifted_sums") {
+    return config_settings(match);  // Inductor's kernel's own launch, tuned as config tunes it
+  }
   const std::int64_t row = match.params.at("fixed").at("R0_BLOCK").get<std::int64_t>();
   // About 16 row elements per thread, half and twice that many warps; short rows also several per
   // program.
