@@ -169,7 +169,8 @@ TEST(Planner, OrdersByBottleneckAndDropsAbandonedStrategies) {
 }
 
 // The rewrite proposer changes passes as a recipe does: after the recipe for a memory-bound
-// segment, before it for an underutilized one (where launch settings lead).
+// segment, before it for an underutilized one (where launch settings lead), and first for a
+// compute-bound one (it can take arithmetic out: shifted sums).
 TEST(Planner, PlacesTheRewriteBetweenRecipeAndConfig) {
   const std::map<std::string, std::string> offered = {
       {"config", "config"}, {"recipe:pool", "recipe"}, {"rewrite", "rewrite"}};
@@ -187,6 +188,12 @@ TEST(Planner, PlacesTheRewriteBetweenRecipeAndConfig) {
   ASSERT_EQ(p.size(), 3U);
   EXPECT_EQ(p[0].name, "config");
   EXPECT_EQ(p[1].name, "rewrite");
+  EXPECT_EQ(p[2].name, "recipe:pool");
+  a.bottleneck = Bottleneck::kComputeBound;
+  p = plan(a, offered, m);
+  ASSERT_EQ(p.size(), 3U);
+  EXPECT_EQ(p[0].name, "rewrite");
+  EXPECT_EQ(p[1].name, "config");
   EXPECT_EQ(p[2].name, "recipe:pool");
 }
 

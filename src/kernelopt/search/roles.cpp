@@ -175,14 +175,16 @@ std::vector<Strategy> plan(const Analysis& analysis,
                            std::vector<std::string>* dropped) {
   std::vector<Strategy> out;
   if (analysis.bottleneck == Bottleneck::kNearOptimal) return out;
-  const bool configs_first = analysis.bottleneck == Bottleneck::kUnderutilized ||
-                             analysis.bottleneck == Bottleneck::kComputeBound;
   // Recipes change the algorithm (passes, access pattern): the lever for bytes. Launch
-  // configurations change parallelism and per-program work: the lever for idle units.
-  // A rewrite changes the passes as a recipe does, from Inductor's own kernel.
+  // configurations change parallelism and per-program work: the lever for idle units. A rewrite
+  // changes Inductor's own kernel: fewer passes, or less arithmetic per element (shifted sums
+  // instead of a Welford division), the lever for a compute-bound segment.
   const std::vector<const char*> order =
-      configs_first ? std::vector<const char*>{"config", "rewrite", "recipe"}
-                    : std::vector<const char*>{"recipe", "rewrite", "config"};
+      analysis.bottleneck == Bottleneck::kComputeBound
+          ? std::vector<const char*>{"rewrite", "config", "recipe"}
+      : analysis.bottleneck == Bottleneck::kUnderutilized
+          ? std::vector<const char*>{"config", "rewrite", "recipe"}
+          : std::vector<const char*>{"recipe", "rewrite", "config"};
   for (const char* kind : order) {
     for (const auto& [name, proposer] : offered) {
       if (proposer != kind) continue;
@@ -195,7 +197,7 @@ std::vector<Strategy> plan(const Analysis& analysis,
            fmt::format("{} segment ({})", to_string(analysis.bottleneck),
                        proposer == std::string("recipe") ? "a recipe: fewer passes, better access"
                        : proposer == std::string("rewrite")
-                           ? "a rewrite of Inductor's kernel: fewer passes"
+                           ? "a rewrite of Inductor's kernel: fewer passes or less arithmetic"
                            : "launch configuration: parallelism, work per program")});
     }
   }
