@@ -504,12 +504,13 @@ std::optional<ShiftedSums> shifted_sums_source(const std::string& source) {
     // The accumulators' zero initialisations (before the loop) and the final welford (after it).
     std::size_t init = lines.size();
     std::size_t final_line = lines.size();
+    const std::string zero_weight = fmt::format("{}_weight = tl.zeros(", name);
+    const std::string combine =
+        fmt::format("triton_helpers.welford({0}_mean, {0}_m2, {0}_weight", name);
     for (std::size_t j = 0; j < lines.size(); ++j) {
       const std::string t = trim(lines[j]);
-      if (j < i && t.rfind(name + "_weight = tl.zeros(", 0) == 0) init = j;
-      if (j > last && final_line == lines.size() &&
-          t.find("triton_helpers.welford(" + name + "_mean, " + name + "_m2, " + name +
-                 "_weight") != std::string::npos) {
+      if (j < i && t.rfind(zero_weight, 0) == 0) init = j;
+      if (j > last && final_line == lines.size() && t.find(combine) != std::string::npos) {
         final_line = j;
       }
     }
