@@ -315,6 +315,123 @@ print("ok")
   fs::remove_all(dir);
 }
 
+// The other form Inductor writes for a split reduction with padding (L2/73's batch-norm statistics:
+// `welford_combine(N_mean, N_m2, N_weight, V, M, W)`, each element a value with M2 zero and weight
+// 1, or 0 past the end): weighted shifted sums. A kernel in that form (7 chunks of 16 positions of
+// a 100 x 4 channels-last tensor, the last chunk padded) and its rewrite compute the same partial
+// means, M2 and weights as float64 PyTorch, under Triton's interpreter, on data of mean 100. On
+// the real L2/73 capture, the first stage is rewritten and the second (a combine of partial
+// statistics, M2 not zero) is left alone.
+TEST(Rewrite, ShiftedSumsOfPaddedElementsUnderTheInterpreter) {
+  const std::string kernel = R"(import triton
+import triton.language as tl
+from torch._inductor.runtime import triton_helpers
+
+@triton.jit
+def stats(in_ptr0, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 28
+    r0_numel = 16
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    x1 = xindex // 4
+    x0 = (xindex % 4)
+    tmp17_mean = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp17_m2 = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp17_weight = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    x3 = xindex
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_2 = r0_index
+        tmp0 = r0_2 + 16*x1
+        tmp1 = tl.full([1, 1], 100, tl.int32)
+        tmp2 = tmp0 < tmp1
+        tmp3 = tl.load(in_ptr0 + (x0 + 4*(((r0_2 + 16*x1) % 100))), r0_mask & tmp2 & xmask, eviction_policy='evict_first', other=0.0)
+        tmp6 = tl.full(tmp3.shape, 0, tmp3.dtype)
+        tmp7 = tl.where(tmp2, tmp3, tmp6)
+        tmp8 = tl.full([1, 1], 0.0, tl.float32)
+        tmp9 = tl.full(tmp8.shape, 0, tmp8.dtype)
+        tmp10 = tl.where(tmp2, tmp8, tmp9)
+        tmp11 = tl.full([1, 1], 1.0, tl.float32)
+        tmp12 = tl.full(tmp11.shape, 0, tmp11.dtype)
+        tmp13 = tl.where(tmp2, tmp11, tmp12)
+        tmp14 = tl.broadcast_to(tmp7, [XBLOCK, R0_BLOCK])
+        tmp15 = tl.broadcast_to(tmp10, [XBLOCK, R0_BLOCK])
+        tmp16 = tl.broadcast_to(tmp13, [XBLOCK, R0_BLOCK])
+        tmp17_mean_next, tmp17_m2_next, tmp17_weight_next = triton_helpers.welford_combine(
+            tmp17_mean, tmp17_m2, tmp17_weight,
+            tmp14, tmp15, tmp16
+        )
+        tmp17_mean = tl.where(r0_mask & xmask, tmp17_mean_next, tmp17_mean)
+        tmp17_m2 = tl.where(r0_mask & xmask, tmp17_m2_next, tmp17_m2)
+        tmp17_weight = tl.where(r0_mask & xmask, tmp17_weight_next, tmp17_weight)
+    tmp18, tmp19, tmp20 = triton_helpers.welford(tmp17_mean, tmp17_m2, tmp17_weight, 1)
+    tmp17 = tmp18[:, None]
+    tmp21 = tmp19[:, None]
+    tmp22 = tmp20[:, None]
+    tl.store(out_ptr0 + (x3), tmp17, xmask)
+    tl.store(out_ptr1 + (x3), tmp21, xmask)
+    tl.store(out_ptr2 + (x3), tmp22, xmask)
+)";
+  const auto sums = search::shifted_sums_source(kernel);
+  ASSERT_TRUE(sums.has_value());
+  EXPECT_EQ(sums->count, 1);
+  EXPECT_EQ(sums->source.find("welford_combine"), std::string::npos) << sums->source;
+  EXPECT_NE(sums->source.find("tmp17_w = tl.where(r0_mask & xmask, tmp16, 0.0)"), std::string::npos)
+      << sums->source;
+  // An M2 that is not zero (partial statistics being combined) is not rewritten.
+  std::string partial = kernel;
+  replace_all(partial, "tmp8 = tl.full([1, 1], 0.0, tl.float32)",
+              "tmp8 = tl.full([1, 1], 0.5, tl.float32)");
+  EXPECT_FALSE(search::shifted_sums_source(partial).has_value());
+  const fs::path dir = fs::temp_directory_path() / "kernelopt_shifted_padded";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "welford.py") << kernel;
+  std::ofstream(dir / "sums.py") << sums->source;
+  std::ofstream(dir / "check.py") << R"(
+import importlib.util, os, sys
+import torch
+def load(name):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(sys.argv[1], name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+torch.manual_seed(0)
+x = torch.randn(100, 4) * 2 + 100
+want_mean, want_m2, want_n = [], [], []
+for chunk in range(7):
+    part = x[16 * chunk:16 * (chunk + 1)].double()
+    want_mean.append(part.mean(0))
+    want_m2.append(((part - part.mean(0)) ** 2).sum(0))
+    want_n.append(torch.full((4,), float(part.shape[0]), dtype=torch.float64))
+want = [torch.stack(w).reshape(28) for w in (want_mean, want_m2, want_n)]
+for name in ("welford", "sums"):
+    outs = [torch.full((28,), 7.0) for _ in range(3)]
+    load(name).stats[(7,)](x.reshape(-1), *outs, 28, 16, XBLOCK=4, R0_BLOCK=8)
+    for got, w, tol in zip(outs, want, (1e-4, 1e-3, 0)):
+        assert torch.allclose(got.double(), w, rtol=1e-5, atol=tol), (name, (got.double() - w).abs().max())
+print("ok")
+)";
+  expect_interpreted_ok(dir);
+  fs::remove_all(dir);
+  // The real capture: the first stage (elements) rewritten, the second (partials) kept.
+  const Captured c = parse(fixture("h200_level2_73_Conv2d_BatchNorm_Scaling_graph_0.py"));
+  const auto rewrite = search::match_rewrite(c.run.code, c.map, c.map.segments.at(1));
+  ASSERT_TRUE(rewrite.has_value());
+  EXPECT_EQ(rewrite->params.at("rewrite").at("welford"), 1);
+  const auto& launches = rewrite->params.at("launches");
+  EXPECT_EQ(launches[0].at("source").get<std::string>().find("welford_combine"), std::string::npos);
+  EXPECT_NE(launches[1].at("source").get<std::string>().find("welford_combine"), std::string::npos);
+}
+
 // Where the Welford update is not in the form Inductor writes (another mask on one of its three
 // updates), nothing is rewritten.
 TEST(Rewrite, ShiftedSumsLeaveOtherWelfordFormsAlone) {

@@ -461,6 +461,33 @@ std::optional<RecipeMatch> match_one_pass(const RecipeMatch& matched) {
   return m;
 }
 
+// Whether `name`, as last assigned before line `before`, is zero everywhere: `tl.full(S, 0, T)` or
+// `tl.full(S, 0.0, T)`, a `tl.broadcast_to` of a zero, or a `tl.where` of two zeros (Inductor's
+// M2 of a single element, padded).
+bool zero_valued(const std::vector<std::string>& lines,
+                 std::size_t before,
+                 const std::string& name,
+                 int depth = 0) {
+  if (depth > 8) return false;
+  for (std::size_t j = before; j-- > 0;) {
+    std::string rhs;
+    const auto lhs = assigned_names(trim(lines[j]), &rhs);
+    if (lhs.size() != 1 || lhs[0] != name) continue;
+    if (const auto full = call_of(rhs, "tl.full")) {
+      return full->size() == 3 && ((*full)[1] == "0" || (*full)[1] == "0.0");
+    }
+    if (const auto b = call_of(rhs, "tl.broadcast_to")) {
+      return b->size() == 2 && identifier((*b)[0]) && zero_valued(lines, j, (*b)[0], depth + 1);
+    }
+    if (const auto w = call_of(rhs, "tl.where")) {
+      return w->size() == 3 && identifier((*w)[1]) && identifier((*w)[2]) &&
+             zero_valued(lines, j, (*w)[1], depth + 1) && zero_valued(lines, j, (*w)[2], depth + 1);
+    }
+    return false;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<ShiftedSums> shifted_sums_source(const std::string& source) {
@@ -471,23 +498,42 @@ std::optional<ShiftedSums> shifted_sums_source(const std::string& source) {
   }
   ShiftedSums out;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (lines[i].find("triton_helpers.welford_reduce(") == std::string::npos) continue;
+    const bool reduce = lines[i].find("triton_helpers.welford_reduce(") != std::string::npos;
+    const bool combine_call = lines[i].find("triton_helpers.welford_combine(") != std::string::npos;
+    if (!reduce && !combine_call) continue;
     std::size_t last = i;
     const std::string call = joined_call(lines, i, last);
     std::string rhs;
     const auto lhs = assigned_names(call, &rhs);
-    const auto args = call_of(rhs, "triton_helpers.welford_reduce");
     // `N_mean_next, N_m2_next, N_weight_next = welford_reduce(V, N_mean, N_m2, N_weight, roffset
-    // == 0)`, then the three masked updates, one mask.
-    if (lhs.size() != 3 || !args || args->size() != 5) return std::nullopt;
-    const std::string name = (*args)[1].substr(0, (*args)[1].size() - 5);
-    if ((*args)[1] != name + "_mean" || (*args)[2] != name + "_m2" ||
-        (*args)[3] != name + "_weight" || (*args)[4] != "roffset == 0" ||
+    // == 0)`, or `= welford_combine(N_mean, N_m2, N_weight, V, M, W)` with M zero (each element a
+    // value of weight W: Inductor's form for a split reduction with padding, W 1 or 0); then the
+    // three masked updates, one mask.
+    std::vector<std::string> acc;  // N_mean, N_m2, N_weight as the call names them
+    std::string value;
+    std::string weight;  // W; empty for welford_reduce (weight 1)
+    if (reduce) {
+      const auto args = call_of(rhs, "triton_helpers.welford_reduce");
+      if (!args || args->size() != 5 || (*args)[4] != "roffset == 0") return std::nullopt;
+      acc = {(*args)[1], (*args)[2], (*args)[3]};
+      value = (*args)[0];
+    } else {
+      const auto args = call_of(rhs, "triton_helpers.welford_combine");
+      if (!args || args->size() != 6) return std::nullopt;
+      // A combine of partial statistics (M not zero: a split reduction's second stage) stays.
+      if (!identifier((*args)[4]) || !zero_valued(lines, i, (*args)[4])) continue;
+      acc = {(*args)[0], (*args)[1], (*args)[2]};
+      value = (*args)[3];
+      weight = (*args)[5];
+      if (!identifier(weight)) return std::nullopt;
+    }
+    if (lhs.size() != 3 || acc[0].size() <= 5) return std::nullopt;
+    const std::string name = acc[0].substr(0, acc[0].size() - 5);
+    if (acc[0] != name + "_mean" || acc[1] != name + "_m2" || acc[2] != name + "_weight" ||
         lhs[0] != name + "_mean_next" || lhs[1] != name + "_m2_next" ||
-        lhs[2] != name + "_weight_next" || !identifier((*args)[0]) || last + 3 >= lines.size()) {
+        lhs[2] != name + "_weight_next" || !identifier(value) || last + 3 >= lines.size()) {
       return std::nullopt;
     }
-    const std::string value = (*args)[0];
     std::string mask;
     for (std::size_t k = 0; k < 3; ++k) {
       const std::string part = std::array{"_mean", "_m2", "_weight"}[k];
@@ -519,14 +565,30 @@ std::optional<ShiftedSums> shifted_sums_source(const std::string& source) {
     const std::string final_pad(indent_of(lines[final_line]), ' ');
     const std::string zeros = trim(lines[init]).substr((name + "_weight = ").size());
     const std::string init_pad(indent_of(lines[init]), ' ');
-    std::vector<std::string> loop = {
-        fmt::format("{}{}_shift = tl.where(({}_weight == 0) & ({}), {}, {}_shift)", pad, name, name,
-                    mask, value, name),
-        fmt::format("{}{}_dx = tl.where({}, {} - {}_shift, 0.0)", pad, name, mask, value, name),
-        fmt::format("{}{}_sum = {}_sum + {}_dx", pad, name, name, name),
-        fmt::format("{}{}_sq = {}_sq + {}_dx * {}_dx", pad, name, name, name, name),
-        fmt::format("{}{}_weight = tl.where({}, {}_weight + 1, {}_weight)", pad, name, mask, name,
-                    name)};
+    std::vector<std::string> loop =
+        weight.empty()
+            ? std::vector<
+                  std::string>{fmt::format(
+                                   "{}{}_shift = tl.where(({}_weight == 0) & ({}), {}, {}_shift)",
+                                   pad, name, name, mask, value, name),
+                               fmt::format("{}{}_dx = tl.where({}, {} - {}_shift, 0.0)", pad, name,
+                                           mask, value, name),
+                               fmt::format("{}{}_sum = {}_sum + {}_dx", pad, name, name, name),
+                               fmt::format("{}{}_sq = {}_sq + {}_dx * {}_dx", pad, name, name, name,
+                                           name),
+                               fmt::format("{}{}_weight = tl.where({}, {}_weight + 1, {}_weight)",
+                                           pad, name, mask, name, name)}
+            : std::vector<std::string>{
+                  // Each element counts with its weight W (0 for padding): weighted sums.
+                  fmt::format("{}{}_w = tl.where({}, {}, 0.0)", pad, name, mask, weight),
+                  fmt::format("{}{}_shift = tl.where(({}_weight == 0) & ({}_w > 0), {}, {}_shift)",
+                              pad, name, name, name, value, name),
+                  fmt::format("{}{}_dx = tl.where({}_w > 0, {} - {}_shift, 0.0)", pad, name, name,
+                              value, name),
+                  fmt::format("{}{}_sum = {}_sum + {}_w * {}_dx", pad, name, name, name, name),
+                  fmt::format("{}{}_sq = {}_sq + {}_w * {}_dx * {}_dx", pad, name, name, name, name,
+                              name),
+                  fmt::format("{}{}_weight = {}_weight + {}_w", pad, name, name, name)};
     std::vector<std::string> after = {
         fmt::format("{}{}_n = tl.where({}_weight == 0, 1.0, {}_weight)", final_pad, name, name,
                     name),
