@@ -142,10 +142,12 @@ struct OnePass {
 std::optional<OnePass> one_pass_source(const std::string& source);
 
 // rewrite's second transformation, shifted sums: a looped reduction's per-lane Welford update
-// (`triton_helpers.welford_reduce`, a division per element) becomes per-lane sums of the value and
-// its square, shifted by the lane's first value, turned into the same mean and M2 after the loop
-// for Inductor's own cross-lane `triton_helpers.welford`. The number of Welford reductions
-// rewritten is `count`; nullopt when the text has none in the form Inductor writes.
+// (`triton_helpers.welford_reduce`, a division per element; or `welford_combine` of single
+// elements, M2 zero and weight 1 or 0, Inductor's padded split-reduction form) becomes per-lane
+// (weighted) sums of the value and its square, shifted by the lane's first value, turned into
+// the same mean and M2 after the loop for Inductor's own cross-lane `triton_helpers.welford`. A
+// combine of partial statistics is left as it is. The number of Welford reductions rewritten is
+// `count`; nullopt when the text has none in the forms Inductor writes.
 struct ShiftedSums {
   std::string source;
   int count = 0;

@@ -1,10 +1,13 @@
-// The rewrite proposer (issue 5): a source transformation of Inductor's own kernel. Today one:
-// one pass instead of two when a row fits on chip. Inductor writes a reduction whose row is longer
-// than its persistent threshold as a looped kernel; a norm or softmax then walks the row twice
-// (once for the statistics, once for the output) and loads it twice. When the whole row fits one
-// program's registers, the loops run once each at R0_BLOCK = next power of two >= r0_numel: the
-// rewrite flattens them into straight-line code and replaces every load the second walk repeats
-// by the value the first one loaded, so the row is read from memory once.
+// The rewrite proposer (issue 5): a source transformation of Inductor's own kernel. Three: one
+// pass instead of two when a row fits on chip (below), shifted sums instead of a Welford update
+// (shifted_sums_source, further down), and fuse (fuse.cpp).
+//
+// One pass: Inductor writes a reduction whose row is longer than its persistent threshold as a
+// looped kernel; a norm or softmax then walks the row twice (once for the statistics, once for
+// the output) and loads it twice. When the whole row fits one program's registers, the loops run
+// once each at R0_BLOCK = next power of two >= r0_numel: the rewrite flattens them into
+// straight-line code and replaces every load the second walk repeats by the value the first one
+// loaded, so the row is read from memory once.
 //
 // Which loads are "the same" is decided on canonical forms of their address and mask: the
 // kernel's index variables (x0 = xindex, x2 = (xindex % 128), r0_1 = r0_index, ...) are
