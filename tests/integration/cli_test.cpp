@@ -148,6 +148,20 @@ TEST(Cli, MatchListsTheStrategiesOfACapturedGraphOffline) {
   EXPECT_EQ(count_lines(bad.output), 1) << bad.output;
   EXPECT_NE(bad.output.find("not Inductor output code"), std::string::npos) << bad.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "bad.json"));
+  // A run folder as show -o keeps it: its graphs/graph_0.py, not the instrumented copy.
+  std::filesystem::create_directories(dir / "run" / "graphs");
+  std::filesystem::copy_file(capture, dir / "run" / "graphs" / "graph_0.py");
+  std::filesystem::copy_file(capture, dir / "run" / "graphs" / "graph_0.timed.py");
+  const Result folder = run("match " + (dir / "run").string());
+  EXPECT_EQ(folder.code, 0) << folder.output;
+  EXPECT_NE(folder.output.find("graphs/graph_0.py: 6 launches"), std::string::npos)
+      << folder.output;
+  EXPECT_EQ(folder.output.find("timed"), std::string::npos) << folder.output;
+  std::filesystem::create_directories(dir / "empty");
+  const Result empty = run("match " + (dir / "empty").string());
+  EXPECT_EQ(empty.code, 2) << empty.output;
+  EXPECT_NE(empty.output.find("no graph_N.py under this folder"), std::string::npos)
+      << empty.output;
   std::filesystem::remove_all(dir);
 }
 

@@ -169,9 +169,11 @@ int main(int argc, char** argv) {
   kernelopt::engine::MatchCommand match;
   auto* match_cmd = app.add_subcommand(
       "match", "offline: which strategies the search would try on captured output code");
-  match_cmd->add_option("files", match.files, "Inductor output code (show -o RUN keeps it)")
+  match_cmd
+      ->add_option("files", match.files,
+                   "Inductor output code, or a run folder (show -o RUN keeps graphs/graph_N.py)")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(CLI::ExistingPath);
   match_cmd->add_option("--json", match.json, "also write the document here");
   match_cmd->add_flag("--split-segments", match.split_segments,
                       "every Triton launch a segment of its own");

@@ -1,5 +1,6 @@
 #include "kernelopt/engine/commands.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -115,7 +116,30 @@ int table_command(const std::vector<std::string>& files) {
 int match_command(const MatchCommand& command) {
   nlohmann::json doc = {{"schema", "kernelopt.match/1"}, {"files", nlohmann::json::array()}};
   std::string text;
-  for (const std::string& file : command.files) {
+  // A folder stands for the output code under it: every graph_N.py (show's run folder keeps them
+  // in graphs/; graph_N.timed.py is its instrumented copy), in name order.
+  std::vector<std::string> files;
+  for (const std::string& path : command.files) {
+    if (!fs::is_directory(path)) {
+      files.push_back(path);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (const auto& entry : fs::recursive_directory_iterator(path)) {
+      const std::string name = entry.path().filename().string();
+      if (entry.is_regular_file() && name.rfind("graph_", 0) == 0 &&
+          entry.path().extension() == ".py" && name.find(".timed.") == std::string::npos) {
+        found.push_back(entry.path().string());
+      }
+    }
+    if (found.empty()) {
+      throw Error("kernelopt.input", fmt::format("{}: no graph_N.py under this folder", path),
+                  ExitCode::kUsage);
+    }
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  for (const std::string& file : files) {
     const std::string source = read_file(file);
     analysis::GraphRun run;
     try {

@@ -25,7 +25,8 @@ struct ShowCommand {
 int show_command(const ShowCommand& command);
 
 struct MatchCommand {
-  std::vector<std::string> files;  // Inductor output code (show -o keeps it), one graph each
+  std::vector<std::string> files;  // Inductor output code, one graph each, or folders holding
+                                   // it (every graph_N.py below, as show -o RUN keeps them)
   std::string json;                // also write the document here
   bool split_segments = false;     // every Triton launch a segment of its own
 };
