@@ -5,9 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include "kernelopt/inductor/detail/call_statements.hpp"
+
 namespace {
 
 using kernelopt::inductor::detail::bracket_balance;
+using kernelopt::inductor::detail::call_args;
 using kernelopt::inductor::detail::comment_start;
 using kernelopt::inductor::detail::find_closing;
 using kernelopt::inductor::detail::identifiers;
@@ -22,6 +25,17 @@ using Strings = std::vector<std::string>;
 TEST(SplitTopLevel, RespectsBracketsAndQuotes) {
   EXPECT_EQ(split_top_level("a, (b, c), [d, {e: f, g: h}], 'x, y', \"(\", z"),
             (Strings{"a", "(b, c)", "[d, {e: f, g: h}]", "'x, y'", "\"(\"", "z"}));
+}
+
+// A call of one callee: its arguments, keyword ones as written; anything else gives nothing.
+TEST(CallArgs, OnlyForTheWholeTextAsACallOfThatCallee) {
+  EXPECT_EQ(call_args("  tl.load(in_ptr0 + (x0), xmask, other=0.0) ", "tl.load"),
+            (Strings{"in_ptr0 + (x0)", "xmask", "other=0.0"}));
+  EXPECT_EQ(call_args("tl.full([1, 1], 0.0, tl.float32)", "tl.full"),
+            (Strings{"[1, 1]", "0.0", "tl.float32"}));
+  EXPECT_FALSE(call_args("tl.load(a)", "tl.store").has_value());
+  EXPECT_FALSE(call_args("tl.load(a) + 1", "tl.load").has_value());
+  EXPECT_FALSE(call_args("x = tl.load(a)", "tl.load").has_value());
 }
 
 TEST(SplitTopLevel, DropsTrailingCommaAndHandlesEmpty) {

@@ -57,6 +57,12 @@ std::optional<CallExpr> as_call(std::string_view text) {
   return call;
 }
 
+std::optional<std::vector<std::string>> call_args(std::string_view text, std::string_view callee) {
+  auto call = as_call(text);
+  if (!call || call->callee != callee) return std::nullopt;
+  return std::move(call->args);
+}
+
 void add_unique(std::vector<std::string>& names, const std::string& name) {
   if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) {
     names.push_back(name);

@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kernelopt/inductor/detail/call_statements.hpp"
 #include "kernelopt/inductor/detail/pytext.hpp"
 #include "kernelopt/search/recipe_match.hpp"
 
@@ -141,15 +142,6 @@ std::string indent_of(const std::string& line) {
   return line.substr(0, line.find_first_not_of(' '));
 }
 
-// `LHS = tl.load(ARGS)` or `tl.store(ARGS)`: the call's arguments, or nullopt.
-std::optional<std::vector<std::string>> call_args(const std::string& text, const std::string& fn) {
-  const std::string t(py::trim(text));
-  if (t.rfind(fn + "(", 0) != 0 || t.back() != ')') return std::nullopt;
-  const std::size_t open = fn.size();
-  if (py::find_closing(t, open) != t.size() - 1) return std::nullopt;
-  return py::split_top_level(std::string_view(t).substr(open + 1, t.size() - open - 2));
-}
-
 // "PTR + (INDEX)" or "PTR + INDEX": {PTR, INDEX}.
 std::optional<std::pair<std::string, std::string>> pointer_plus(const std::string& arg) {
   const std::size_t plus = arg.find(" + ");
@@ -212,7 +204,7 @@ std::optional<Inlined> inline_producer(const std::string& p_source,
         t.rfind("xindex = ", 0) == 0 || t.rfind("xmask = ", 0) == 0) {
       continue;
     }
-    if (const auto args = call_args(t, "tl.store")) {
+    if (const auto args = py::call_args(t, "tl.store")) {
       if (!store_ptr.empty() || args->size() < 2) return std::nullopt;  // one store only
       const auto target = pointer_plus((*args)[0]);
       if (!target) return std::nullopt;
@@ -269,7 +261,7 @@ std::optional<Inlined> inline_producer(const std::string& p_source,
       if (!identifier(name)) return std::nullopt;
       locals.insert(name);
     }
-    if (const auto args = call_args(rhs, "tl.load")) {
+    if (const auto args = py::call_args(rhs, "tl.load")) {
       if (args->size() < 2 || ((*args)[1] != "None" && (*args)[1] != "xmask")) return std::nullopt;
       const auto ptr = pointer_plus((*args)[0]);
       if (!ptr || !pointer_param(ptr->first)) return std::nullopt;
@@ -302,7 +294,7 @@ std::optional<Inlined> inline_producer(const std::string& p_source,
       continue;
     }
     const auto [lhs, rhs] = py::split_keyword(std::string(py::trim(line)));
-    const auto args = call_args(rhs, "tl.load");
+    const auto args = py::call_args(rhs, "tl.load");
     if (lhs.empty() || !identifier(lhs) || !args || args->empty()) return std::nullopt;
     const auto address = pointer_plus((*args)[0]);
     if (!address || address->first != c_param || uses(address->second, c_param)) {
@@ -335,7 +327,7 @@ std::optional<Inlined> inline_producer(const std::string& p_source,
     for (const auto& p_line : body) {
       const auto [p_lhs, p_rhs] = py::split_keyword(p_line);
       std::string text = map_identifiers(p_line, rename);
-      if (auto p_args = call_args(p_rhs, "tl.load")) {
+      if (auto p_args = py::call_args(p_rhs, "tl.load")) {
         // The producer's load, at the consumer's mask (in the consumer's names, not renamed):
         // where the consumer loads nothing the address may be out of bounds.
         for (auto& arg : *p_args) {

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kernelopt/inductor/detail/call_statements.hpp"
 #include "kernelopt/inductor/detail/pytext.hpp"
 #include "kernelopt/inductor/graph_fragment.hpp"
 
@@ -796,16 +797,6 @@ std::optional<RecipeMatch> match_pool(const inductor::OutputCode& code,
 
 namespace {
 
-// The text inside the outermost parentheses of `call(...)` split at its top-level commas.
-std::optional<std::vector<std::string>> call_arguments(const std::string& text,
-                                                       const std::string& callee) {
-  if (text.rfind(callee + "(", 0) != 0) return std::nullopt;
-  const std::size_t open = callee.size();
-  if (inductor::detail::find_closing(text, open) != text.size() - 1) return std::nullopt;
-  return inductor::detail::split_top_level(
-      std::string_view(text).substr(open + 1, text.size() - open - 2), ',');
-}
-
 // A literal sequence of integers between `open` and `close`, as Inductor writes sizes and
 // strides ("(8192, 8192)", "(4, )") and a fragment writes a shape ("[2048, 256]").
 bool int_sequence(const std::string& text, char open, char close) {
@@ -838,7 +829,7 @@ std::optional<nlohmann::json> product_operand(const std::string& arg,
     if (!name) return std::nullopt;
     return nlohmann::json{{"name", *name}, {"view", nullptr}};
   }
-  const auto view = call_arguments(arg, "reinterpret_tensor");
+  const auto view = inductor::detail::call_args(arg, "reinterpret_tensor");
   if (!view || view->size() != 4 || !identifier((*view)[0]) ||
       !int_sequence((*view)[1], '(', ')') || !int_sequence((*view)[2], '(', ')') ||
       !integer((*view)[3])) {

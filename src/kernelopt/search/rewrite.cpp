@@ -28,10 +28,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kernelopt/inductor/detail/call_statements.hpp"
 #include "kernelopt/inductor/detail/pytext.hpp"
 #include "kernelopt/search/recipe_match.hpp"
 
 namespace kernelopt::search {
+
+namespace py = inductor::detail;
 
 namespace {
 
@@ -416,27 +419,11 @@ std::string joined_call(const std::vector<std::string>& lines, std::size_t i, st
   int depth = 0;
   for (std::size_t j = i;; ++j) {
     if (j != i) text += " " + trim(lines[j]);
-    for (const char c : lines[j]) {
-      depth += c == '(' ? 1 : (c == ')' ? -1 : 0);
-    }
+    depth += py::bracket_balance(lines[j]);
     last = j;
     if (depth <= 0 || j + 1 >= lines.size()) break;
   }
   return depth == 0 ? text : "";
-}
-
-// `FN(ARGS)` (the whole text): its top-level arguments, or nullopt.
-std::optional<std::vector<std::string>> call_of(const std::string& text, const std::string& fn) {
-  namespace py = inductor::detail;
-  const std::string t = trim(text);
-  if (t.rfind(fn + "(", 0) != 0 || t.back() != ')') return std::nullopt;
-  if (py::find_closing(t, fn.size()) != t.size() - 1) return std::nullopt;
-  std::vector<std::string> out;
-  for (const auto& a :
-       py::split_top_level(std::string_view(t).substr(fn.size() + 1, t.size() - fn.size() - 2))) {
-    out.push_back(trim(a));
-  }
-  return out;
 }
 
 std::optional<RecipeMatch> match_one_pass(const RecipeMatch& matched) {
@@ -476,13 +463,13 @@ bool zero_valued(const std::vector<std::string>& lines,
     std::string rhs;
     const auto lhs = assigned_names(trim(lines[j]), &rhs);
     if (lhs.size() != 1 || lhs[0] != name) continue;
-    if (const auto full = call_of(rhs, "tl.full")) {
+    if (const auto full = py::call_args(rhs, "tl.full")) {
       return full->size() == 3 && ((*full)[1] == "0" || (*full)[1] == "0.0");
     }
-    if (const auto b = call_of(rhs, "tl.broadcast_to")) {
+    if (const auto b = py::call_args(rhs, "tl.broadcast_to")) {
       return b->size() == 2 && identifier((*b)[0]) && zero_valued(lines, j, (*b)[0], depth + 1);
     }
-    if (const auto w = call_of(rhs, "tl.where")) {
+    if (const auto w = py::call_args(rhs, "tl.where")) {
       return w->size() == 3 && identifier((*w)[1]) && identifier((*w)[2]) &&
              zero_valued(lines, j, (*w)[1], depth + 1) && zero_valued(lines, j, (*w)[2], depth + 1);
     }
@@ -494,7 +481,6 @@ bool zero_valued(const std::vector<std::string>& lines,
 }  // namespace
 
 std::optional<ShiftedSums> shifted_sums_source(const std::string& source) {
-  namespace py = inductor::detail;
   std::vector<std::string> lines;
   for (const auto& line : py::split_lines(source)) {
     lines.emplace_back(line);
@@ -516,12 +502,12 @@ std::optional<ShiftedSums> shifted_sums_source(const std::string& source) {
     std::string value;
     std::string weight;  // W; empty for welford_reduce (weight 1)
     if (reduce) {
-      const auto args = call_of(rhs, "triton_helpers.welford_reduce");
+      const auto args = py::call_args(rhs, "triton_helpers.welford_reduce");
       if (!args || args->size() != 5 || (*args)[4] != "roffset == 0") return std::nullopt;
       acc = {(*args)[1], (*args)[2], (*args)[3]};
       value = (*args)[0];
     } else {
-      const auto args = call_of(rhs, "triton_helpers.welford_combine");
+      const auto args = py::call_args(rhs, "triton_helpers.welford_combine");
       if (!args || args->size() != 6) return std::nullopt;
       // A combine of partial statistics (M not zero: a split reduction's second stage) stays.
       if (!identifier((*args)[4]) || !zero_valued(lines, i, (*args)[4])) continue;
@@ -542,7 +528,7 @@ std::optional<ShiftedSums> shifted_sums_source(const std::string& source) {
       const std::string part = std::array{"_mean", "_m2", "_weight"}[k];
       std::string where_rhs;
       const auto target = assigned_names(trim(lines[last + 1 + k]), &where_rhs);
-      const auto where = call_of(where_rhs, "tl.where");
+      const auto where = py::call_args(where_rhs, "tl.where");
       if (target.size() != 1 || target[0] != name + part || !where || where->size() != 3 ||
           (*where)[1] != name + part + "_next" || (*where)[2] != name + part ||
           (!mask.empty() && (*where)[0] != mask)) {

@@ -23,6 +23,10 @@ struct CallExpr {
 // `text` as a call expression: a dotted callee, '(' ... ')' and nothing after; nullopt otherwise.
 std::optional<CallExpr> as_call(std::string_view text);
 
+// The top-level arguments of `text` when it is a call of `callee` (`tl.load(ptr + (x0), xmask)`
+// with "tl.load"), trimmed, keyword ones as written; nullopt for anything else.
+std::optional<std::vector<std::string>> call_args(std::string_view text, std::string_view callee);
+
 // Appends `name` unless already present.
 void add_unique(std::vector<std::string>& names, const std::string& name);
 
