@@ -169,22 +169,14 @@ int match_command(const MatchCommand& command) {
                             {"inputs", seg.inputs},
                             {"outputs", seg.outputs}};
       text += fmt::format("  segment {}: {}\n", seg.id, fmt::join(names, ", "));
-      const auto& code = run.code;
-      std::vector<std::pair<std::string, std::optional<search::RecipeMatch>>> found = {
-          {"recipe", search::match_recipe(code, map, seg)},
-          {"config", search::match_config(code, map, seg)},
-          {"rewrite", search::match_rewrite(code, map, seg)},
-          {"fuse", search::match_fuse(code, map, seg)}};
-      bool any = false;
-      for (const auto& [strategy, match] : found) {
-        if (!match) continue;
-        any = true;
-        const std::string name =
-            strategy == "recipe" ? "recipe:" + match->recipe : std::string(strategy);
-        row[strategy] = {{"name", name}, {"why", match->why}};
-        text += fmt::format("    {}: {}\n", name, match->why);
+      const auto matches = search::match_strategies(run.code, map, seg);
+      for (const auto& match : matches) {
+        // Keyed "recipe", "config", "rewrite" or "fuse"; named "recipe:NAME" or the same.
+        const std::string key = search::proposer_of(match) == "recipe" ? "recipe" : match.recipe;
+        row[key] = {{"name", search::strategy_of(match)}, {"why", match.why}};
+        text += fmt::format("    {}: {}\n", search::strategy_of(match), match.why);
       }
-      if (!any) text += "    nothing matches\n";
+      if (matches.empty()) text += "    nothing matches\n";
       segments.push_back(std::move(row));
     }
     doc["files"].push_back({{"file", file}, {"segments", segments}});

@@ -152,44 +152,20 @@ std::map<int, std::vector<search::RecipeMatch>> match_segments(
       said.push_back({{"segment", seg.id}, {"recipe", nullptr}, {"skipped", why->second}});
       continue;
     }
-    const auto& code = g.runs[seg.graph].code;
-    const auto match = search::match_recipe(code, g.map, seg);
-    const auto config = search::match_config(code, g.map, seg);
-    const auto rewrite = search::match_rewrite(code, g.map, seg);
-    const auto fuse = search::match_fuse(code, g.map, seg);
     nlohmann::json row = {{"segment", seg.id}, {"recipe", nullptr}};
-    if (match) {
-      row["recipe"] = match->recipe;
-      row["params"] = match->params;
-      row["why"] = match->why;
-      out[seg.id].push_back(*match);
-    }
-    if (config) {
-      row["config"] = config->why;
-      out[seg.id].push_back(*config);
-    }
-    if (rewrite) {
-      row["rewrite"] = rewrite->why;
-      out[seg.id].push_back(*rewrite);
-    }
-    if (fuse) {
-      row["fuse"] = fuse->why;
-      out[seg.id].push_back(*fuse);
+    for (auto& match : search::match_strategies(g.runs[seg.graph].code, g.map, seg)) {
+      if (search::proposer_of(match) == "recipe") {
+        row["recipe"] = match.recipe;
+        row["params"] = match.params;
+        row["why"] = match.why;
+      } else {
+        row[match.recipe] = match.why;  // "config", "rewrite" or "fuse"
+      }
+      out[seg.id].push_back(std::move(match));
     }
     said.push_back(std::move(row));
   }
   return out;
-}
-
-// A match's proposer: "config", "rewrite" (its fuse transformation too) or "recipe".
-std::string proposer_of(const search::RecipeMatch& match) {
-  if (match.recipe == "fuse") return "rewrite";
-  return match.recipe == "config" || match.recipe == "rewrite" ? match.recipe : "recipe";
-}
-
-// A match's strategy name: the proposer, or "recipe:NAME".
-std::string strategy_of(const search::RecipeMatch& match) {
-  return proposer_of(match) == "recipe" ? "recipe:" + match.recipe : match.recipe;
 }
 
 // The profiler's times: each segment's time, floor and share, from the baseline's show document
@@ -437,7 +413,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
       const std::vector<search::RecipeMatch>& offered = matches.at(id);
       const auto match_of = [&](const std::string& strategy) -> const search::RecipeMatch& {
         for (const auto& m : offered) {
-          if (strategy_of(m) == strategy) return m;
+          if (search::strategy_of(m) == strategy) return m;
         }
         return offered.front();  // the beam only proposes strategies it was given
       };
@@ -454,7 +430,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
       }
       std::map<std::string, std::string> proposers;  // strategy -> its proposer
       for (const auto& m : offered) {
-        proposers[strategy_of(m)] = proposer_of(m);
+        proposers[search::strategy_of(m)] = search::proposer_of(m);
       }
       std::vector<std::string> dropped;
       const auto strategies = search::plan(analysis, proposers, memory, &dropped);

@@ -261,6 +261,18 @@ std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
   return params;
 }
 
+std::optional<std::vector<nlohmann::json>> segment_relaunches(const inductor::OutputCode& code,
+                                                              const analysis::DispatchMap& map,
+                                                              const analysis::Segment& segment) {
+  std::vector<nlohmann::json> out;
+  for (const int index : segment.launches) {
+    auto params = relaunch_params(code, map, segment, index, true);
+    if (!params) return std::nullopt;
+    out.push_back(std::move(*params));
+  }
+  return out;
+}
+
 std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
                                         const analysis::DispatchMap& map,
                                         const analysis::Segment& segment) {
@@ -271,21 +283,19 @@ std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
     // with settings of its own: a reduction among others gets other tiles too. (On the H200 this
     // found nothing measurably faster on L2/19, 21 and 23, whose statistics are compute-bound;
     // the rewrite's shifted sums relaunch their segments this way.)
-    nlohmann::json launches = nlohmann::json::array();
+    auto launches = segment_relaunches(code, map, segment);
+    if (!launches) return std::nullopt;
     std::vector<std::string> names;
     bool tunable = false;
-    for (const int index : segment.launches) {
-      auto params = relaunch_params(code, map, segment, index, true);
-      if (!params) return std::nullopt;
-      tunable = tunable || params->at("kind") != "template";
-      names.push_back(params->at("kernel").get<std::string>());
-      launches.push_back(std::move(*params));
+    for (const auto& launch : *launches) {
+      tunable = tunable || launch.at("kind") != "template";
+      names.push_back(launch.at("kernel").get<std::string>());
     }
     if (!tunable) return std::nullopt;
     const std::string why = fmt::format(
         "Inductor's {} kernels of the segment relaunched with other settings, each its own ({})",
         names.size(), fmt::join(names, ", "));
-    return RecipeMatch{"config", {{"kind", "segment"}, {"launches", launches}}, why};
+    return RecipeMatch{"config", {{"kind", "segment"}, {"launches", *launches}}, why};
   }
   auto params = relaunch_params(code, map, segment, segment.launches.front(), false);
   if (!params) return std::nullopt;

@@ -392,12 +392,9 @@ std::optional<RecipeMatch> match_fuse(const inductor::OutputCode& code,
                                       const analysis::DispatchMap& map,
                                       const analysis::Segment& segment) {
   if (segment.extern_call || segment.launches.size() < 2) return std::nullopt;
-  std::vector<nlohmann::json> relaunches;
-  for (const int index : segment.launches) {
-    auto params = relaunch_params(code, map, segment, index, true);
-    if (!params) return std::nullopt;
-    relaunches.push_back(std::move(*params));
-  }
+  const auto all = segment_relaunches(code, map, segment);
+  if (!all) return std::nullopt;
+  const std::vector<nlohmann::json>& relaunches = *all;
   const auto contains = [](const std::vector<std::string>& list, const std::string& name) {
     return std::find(list.begin(), list.end(), name) != list.end();
   };

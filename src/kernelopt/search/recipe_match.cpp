@@ -1000,6 +1000,26 @@ std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
   return match_pool(code, map, segment);
 }
 
+std::string proposer_of(const RecipeMatch& match) {
+  if (match.recipe == "fuse") return "rewrite";
+  return match.recipe == "config" || match.recipe == "rewrite" ? match.recipe : "recipe";
+}
+
+std::string strategy_of(const RecipeMatch& match) {
+  return proposer_of(match) == "recipe" ? "recipe:" + match.recipe : match.recipe;
+}
+
+std::vector<RecipeMatch> match_strategies(const inductor::OutputCode& code,
+                                          const analysis::DispatchMap& map,
+                                          const analysis::Segment& segment) {
+  std::vector<RecipeMatch> out;
+  for (auto match : {match_recipe(code, map, segment), match_config(code, map, segment),
+                     match_rewrite(code, map, segment), match_fuse(code, map, segment)}) {
+    if (match) out.push_back(std::move(*match));
+  }
+  return out;
+}
+
 std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
   if (match.recipe == "config") return config_settings(match);
   if (match.recipe == "rewrite") return rewrite_settings(match);

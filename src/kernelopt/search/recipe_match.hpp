@@ -97,6 +97,18 @@ std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
                                         const analysis::DispatchMap& map,
                                         const analysis::Segment& segment);
 
+// A match's proposer: "config", "rewrite" (its fuse transformation too) or "recipe".
+std::string proposer_of(const RecipeMatch& match);
+
+// A match's strategy name: "config", "rewrite", "fuse", or "recipe:NAME".
+std::string strategy_of(const RecipeMatch& match);
+
+// Every strategy the proposers offer for a segment, in this order: its recipe (match_recipe, at
+// most one), config, rewrite and fuse, each where it matches (`recipe` of each says which).
+std::vector<RecipeMatch> match_strategies(const inductor::OutputCode& code,
+                                          const analysis::DispatchMap& map,
+                                          const analysis::Segment& segment);
+
 // config: a segment of one pointwise, reduction or persistent-reduction launch whose arguments are
 // the segment's own tensors (under their names or a reuse's) and literal sizes, on a 1-D grid or
 // a 2-D grid indexed by program_id(0) and program_id(1): Inductor's kernel relaunched with other
@@ -184,6 +196,13 @@ std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
                                               const analysis::Segment& segment,
                                               int launch_index,
                                               bool fused_segment);
+
+// Every launch of a multi-launch segment as relaunch_params gives it within a fused segment, in
+// order; nullopt when one of them cannot be relaunched. config relaunches them all with settings
+// of their own; fuse first inlines a producer into its readers.
+std::optional<std::vector<nlohmann::json>> segment_relaunches(const inductor::OutputCode& code,
+                                                              const analysis::DispatchMap& map,
+                                                              const analysis::Segment& segment);
 
 // The lines of run() that launch one relaunch `p` (relaunch_params' form): each buffer not yet in
 // `tensors` (root -> variable) bound to a new `_tN` (internal ones allocated on `_device`) in
