@@ -426,19 +426,18 @@ std::string joined_call(const std::vector<std::string>& lines, std::size_t i, st
   return depth == 0 ? text : "";
 }
 
-std::optional<RecipeMatch> match_one_pass(const RecipeMatch& matched) {
-  std::optional<RecipeMatch> config = matched;
-  if (config->params.value("kind", "") != "reduction") return std::nullopt;
-  const auto& numels = config->params.at("numels");
+std::optional<RecipeMatch> match_one_pass(const RecipeMatch& config) {
+  if (config.params.value("kind", "") != "reduction") return std::nullopt;
+  const auto& numels = config.params.at("numels");
   if (!numels.contains("r0_numel")) return std::nullopt;
   const auto r0 = numels.at("r0_numel").get<std::int64_t>();
   if (r0 > kOnePassMaxRow) return std::nullopt;
   const std::int64_t block = next_power_of_two(r0);
   // A row mask Inductor dropped (every R0_BLOCK divides r0_numel) must stay droppable.
-  if (config->params.at("divides").contains("R0_BLOCK") && r0 % block != 0) return std::nullopt;
-  const auto rewritten = one_pass_source(config->params.at("source").get<std::string>());
+  if (config.params.at("divides").contains("R0_BLOCK") && r0 % block != 0) return std::nullopt;
+  const auto rewritten = one_pass_source(config.params.at("source").get<std::string>());
   if (!rewritten) return std::nullopt;
-  RecipeMatch m = std::move(*config);
+  RecipeMatch m = config;
   m.recipe = "rewrite";
   m.params["source"] = rewritten->source;
   m.params["fixed"] = {{"R0_BLOCK", block}};
@@ -554,36 +553,36 @@ std::optional<ShiftedSums> shifted_sums_source(const std::string& source) {
     const std::string final_pad(indent_of(lines[final_line]), ' ');
     const std::string zeros = trim(lines[init]).substr((name + "_weight = ").size());
     const std::string init_pad(indent_of(lines[init]), ' ');
-    std::vector<std::string> loop =
-        weight.empty()
-            ? std::vector<
-                  std::string>{fmt::format(
-                                   "{}{}_shift = tl.where(({}_weight == 0) & ({}), {}, {}_shift)",
-                                   pad, name, name, mask, value, name),
-                               fmt::format("{}{}_dx = tl.where({}, {} - {}_shift, 0.0)", pad, name,
-                                           mask, value, name),
-                               fmt::format("{}{}_sum = {}_sum + {}_dx", pad, name, name, name),
-                               fmt::format("{}{}_sq = {}_sq + {}_dx * {}_dx", pad, name, name, name,
-                                           name),
-                               fmt::format("{}{}_weight = tl.where({}, {}_weight + 1, {}_weight)",
-                                           pad, name, mask, name, name)}
-            : std::vector<std::string>{
-                  // Each element counts with its weight W (0 for padding): weighted sums.
-                  fmt::format("{}{}_w = tl.where({}, {}, 0.0)", pad, name, mask, weight),
-                  fmt::format("{}{}_shift = tl.where(({}_weight == 0) & ({}_w > 0), {}, {}_shift)",
-                              pad, name, name, name, value, name),
-                  fmt::format("{}{}_dx = tl.where({}_w > 0, {} - {}_shift, 0.0)", pad, name, name,
-                              value, name),
-                  fmt::format("{}{}_sum = {}_sum + {}_w * {}_dx", pad, name, name, name, name),
-                  fmt::format("{}{}_sq = {}_sq + {}_w * {}_dx * {}_dx", pad, name, name, name, name,
-                              name),
-                  fmt::format("{}{}_weight = {}_weight + {}_w", pad, name, name, name)};
-    std::vector<std::string> after = {
-        fmt::format("{}{}_n = tl.where({}_weight == 0, 1.0, {}_weight)", final_pad, name, name,
-                    name),
-        fmt::format("{}{}_mean = {}_shift + {}_sum / {}_n", final_pad, name, name, name, name),
-        fmt::format("{}{}_m2 = tl.maximum({}_sq - {}_sum * {}_sum / {}_n, 0.0)", final_pad, name,
-                    name, name, name, name, name)};
+    // The new statements, in the names of this reduction: {n} its name, {m} the mask, {v} the
+    // value, {w} the element weight.
+    const auto text = [&](const char* pattern, const std::string& indent) {
+      return indent + fmt::format(fmt::runtime(pattern), fmt::arg("n", name), fmt::arg("m", mask),
+                                  fmt::arg("v", value), fmt::arg("w", weight));
+    };
+    std::vector<std::string> loop;
+    if (weight.empty()) {
+      for (const char* pattern : {"{n}_shift = tl.where(({n}_weight == 0) & ({m}), {v}, {n}_shift)",
+                                  "{n}_dx = tl.where({m}, {v} - {n}_shift, 0.0)",
+                                  "{n}_sum = {n}_sum + {n}_dx", "{n}_sq = {n}_sq + {n}_dx * {n}_dx",
+                                  "{n}_weight = tl.where({m}, {n}_weight + 1, {n}_weight)"}) {
+        loop.push_back(text(pattern, pad));
+      }
+    } else {  // each element counts with its weight W (0 for padding): weighted sums
+      for (const char* pattern :
+           {"{n}_w = tl.where({m}, {w}, 0.0)",
+            "{n}_shift = tl.where(({n}_weight == 0) & ({n}_w > 0), {v}, {n}_shift)",
+            "{n}_dx = tl.where({n}_w > 0, {v} - {n}_shift, 0.0)",
+            "{n}_sum = {n}_sum + {n}_w * {n}_dx", "{n}_sq = {n}_sq + {n}_w * {n}_dx * {n}_dx",
+            "{n}_weight = {n}_weight + {n}_w"}) {
+        loop.push_back(text(pattern, pad));
+      }
+    }
+    std::vector<std::string> after;
+    for (const char* pattern : {"{n}_n = tl.where({n}_weight == 0, 1.0, {n}_weight)",
+                                "{n}_mean = {n}_shift + {n}_sum / {n}_n",
+                                "{n}_m2 = tl.maximum({n}_sq - {n}_sum * {n}_sum / {n}_n, 0.0)"}) {
+      after.push_back(text(pattern, final_pad));
+    }
     std::vector<std::string> zero_lines;
     for (const char* part : {"_shift", "_sum", "_sq"}) {
       zero_lines.push_back(fmt::format("{}{}{} = {}", init_pad, name, part, zeros));
