@@ -174,6 +174,19 @@ std::string python() {
   return fs::exists(venv) ? venv.string() : "python3";
 }
 
+// The start of every check script here: its imports, and load(NAME), which imports NAME.py from
+// the folder the script gets as its first argument.
+constexpr const char* kCheckPrelude = R"(
+import importlib.util, json, os, sys
+import torch
+import torch.nn.functional as F
+def load(name):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(sys.argv[1], name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+)";
+
 // Runs DIR/check.py DIR [ARGS] under Triton's interpreter; expects exit 0 and "ok" printed.
 void expect_interpreted_ok(const fs::path& dir, const std::string& args = "") {
   const std::string command = "TRITON_INTERPRET=1 " + python() + " " + (dir / "check.py").string() +
@@ -226,14 +239,7 @@ TEST(Rewrite, OnePassKernelComputesWhatInductorsDoesUnderTheInterpreter) {
   for (const auto& a : rewrite.params.at("args")) {
     if (a.contains("root")) args.push_back({a.at("from"), a.at("root")});
   }
-  std::ofstream(dir / "check.py") << R"(
-import importlib.util, json, os, sys
-import torch
-def load(name):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(sys.argv[1], name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+  std::ofstream(dir / "check.py") << kCheckPrelude << R"(
 args = json.loads(sys.argv[2])   # [[from, root], ...]: in_ptr0 (conv out), in_ptr1 (bias), out_ptr2
 torch.manual_seed(0)
 sizes = [2032128, 128, 128 * 15876]
@@ -290,14 +296,7 @@ TEST(Rewrite, ShiftedSumsComputeTheGroupNormUnderTheInterpreter) {
   fs::create_directories(dir);
   std::ofstream(dir / "welford.py") << search::candidate_source(*config, 0, settings);
   std::ofstream(dir / "sums.py") << search::candidate_source(*rewrite, 0, settings);
-  std::ofstream(dir / "check.py") << R"(
-import importlib.util, os, sys
-import torch
-def load(name):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(sys.argv[1], name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+  std::ofstream(dir / "check.py") << kCheckPrelude << R"(
 torch.manual_seed(0)
 x = torch.randn(1, 64, 128) * 2 + 100
 w, b = torch.randn(64), torch.randn(64)
@@ -396,14 +395,7 @@ def stats(in_ptr0, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.c
   fs::create_directories(dir);
   std::ofstream(dir / "welford.py") << kernel;
   std::ofstream(dir / "sums.py") << sums->source;
-  std::ofstream(dir / "check.py") << R"(
-import importlib.util, os, sys
-import torch
-def load(name):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(sys.argv[1], name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+  std::ofstream(dir / "check.py") << kCheckPrelude << R"(
 torch.manual_seed(0)
 x = torch.randn(100, 4) * 2 + 100
 want_mean, want_m2, want_n = [], [], []
@@ -605,13 +597,8 @@ TEST(Fuse, FusedCandidateComputesTheModelUnderTheInterpreter) {
                                                                {"k1_XBLOCK", 4},
                                                                {"k1_YBLOCK", 16},
                                                                {"k1_num_warps", 1}});
-  std::ofstream(dir / "check.py") << R"(
-import importlib.util, os, sys
-import torch
-import torch.nn.functional as F
-spec = importlib.util.spec_from_file_location("fused", os.path.join(sys.argv[1], "fused.py"))
-fused = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(fused)
+  std::ofstream(dir / "check.py") << kCheckPrelude << R"(
+fused = load("fused")
 torch.manual_seed(0)
 conv = torch.randn(8192) * 2 + 0.5          # the convolution's output, channels last
 bias, weight, shift, scale = torch.randn(64), torch.randn(64), torch.randn(64), torch.rand(64) + 0.5
@@ -823,13 +810,8 @@ TEST(Fuse, TemplateCandidateComputesTheModelUnderTheInterpreter) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::ofstream(dir / "fused.py") << source;
-  std::ofstream(dir / "check.py") << R"(
-import importlib.util, os, sys
-import torch
-import torch.nn.functional as F
-spec = importlib.util.spec_from_file_location("fused", os.path.join(sys.argv[1], "fused.py"))
-fused = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(fused)
+  std::ofstream(dir / "check.py") << kCheckPrelude << R"(
+fused = load("fused")
 torch.manual_seed(0)
 x = torch.randn(8, 16, 90, 90)
 w = torch.randn(48, 16, 3, 3) * 0.1
