@@ -126,6 +126,21 @@ TEST(Recompose, EveryRealCaptureGetsAnInterfaceForEverySegment) {
   EXPECT_GT(launches, segments);
 }
 
+TEST(Recompose, ScratchInputsAreThoseTheSegmentOverwritesAndNothingReadsLater) {
+  // L2/85: the group norm is applied in place to the convolution's output buf2 (buf6 = buf2),
+  // which only the pool after it reads: scratch of segment 1. Segment 0 writes only its outputs.
+  const Patched p = patch("real/h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py");
+  ASSERT_EQ(p.faces.size(), 2U);
+  EXPECT_TRUE(p.faces[0].scratch.empty());
+  EXPECT_EQ(p.faces[1].scratch, std::vector<std::string>{"buf2"});
+  EXPECT_EQ(p.faces[1].inputs.count("buf2"), 1U);
+  EXPECT_EQ(p.faces[1].outputs.count("buf2"), 0U);
+  // L1/33: the batch norm's running statistics are graph inputs it updates: outputs, not scratch.
+  for (const auto& face : patch("real/h200_level1_33_BatchNorm_graph_0.py").faces) {
+    EXPECT_TRUE(face.scratch.empty());
+  }
+}
+
 TEST(Recompose, AllocationInsideASegmentIsNotAnInput) {
   // CrossEntropyLoss: buf4 is allocated between the segment's second and third launch and
   // passed to the third as in_out_ptr (as buf8); it holds nothing from before the segment.

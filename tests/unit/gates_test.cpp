@@ -40,6 +40,21 @@ TEST(Isolated, GoodSeedsPass) {
   EXPECT_EQ(o.gate, "G2 isolated");
 }
 
+TEST(Isolated, ScratchInputsTheSegmentItselfOverwritesMayChange) {
+  // buf2 is overwritten in place by the compiler's own segment and read by nothing after it; any
+  // other changed input still fails, and is the only one named.
+  const json changed = seeds_with(0, "inputs_mutated", json::array({"buf2", "arg1_1"}));
+  const Outcome strict = judge_isolated(changed, Thresholds{});
+  EXPECT_EQ(strict.status, Status::kMutatedInput);
+  const Outcome relaxed = judge_isolated(changed, Thresholds{}, {"buf2"});
+  EXPECT_EQ(relaxed.status, Status::kMutatedInput);
+  EXPECT_NE(relaxed.detail.find("arg1_1"), std::string::npos) << relaxed.detail;
+  EXPECT_EQ(relaxed.detail.find("buf2"), std::string::npos) << relaxed.detail;
+  const Outcome only_scratch = judge_isolated(
+      seeds_with(0, "inputs_mutated", json::array({"buf2"})), Thresholds{}, {"buf2"});
+  EXPECT_TRUE(only_scratch.ok()) << only_scratch.detail;
+}
+
 struct Planted {
   const char* key;
   json value;

@@ -83,10 +83,7 @@ TEST(Rewrite, InstanceNormAfterAConvolutionBecomesOnePass) {
 }
 
 TEST(Rewrite, CausalSoftmaxReusesBothRowsAcrossItsInPlaceStore) {
-  // Its segment holds five launches (a matmul template among them), so no one-launch match; the
-  // transformation itself applies to the kernel.
   const Captured c = parse(fixture("h200_level3_43_MinGPTCausalAttention_graph_0.py"));
-  EXPECT_TRUE(rewrites(c).empty());
   const inductor::TritonKernel* kernel = nullptr;
   for (const auto& launch : c.map.launches) {
     if (launch.name.rfind("triton_red_fused__softmax", 0) == 0) {
@@ -101,6 +98,39 @@ TEST(Rewrite, CausalSoftmaxReusesBothRowsAcrossItsInPlaceStore) {
   // value is still the memory's.
   EXPECT_NE(rewritten->source.find("    tmp11 = tmp0\n"), std::string::npos) << rewritten->source;
   EXPECT_NE(rewritten->source.find("    tmp14 = tmp3\n"), std::string::npos) << rewritten->source;
+}
+
+TEST(Rewrite, OnePassKernelInsideAMultiLaunchSegment) {
+  // The softmax's segment holds five launches, a matmul template among them: the softmax is made
+  // one pass and launched with the one-pass settings; the other four are relaunched as Inductor's.
+  const Captured c = parse(fixture("h200_level3_43_MinGPTCausalAttention_graph_0.py"));
+  const auto found = rewrites(c);
+  ASSERT_EQ(found.size(), 1U);
+  const auto& m = found.front();
+  EXPECT_EQ(m.params.at("rewrite").at("transform"), "segment");
+  EXPECT_EQ(m.params.at("rewrite").at("one_pass"), 1);
+  EXPECT_EQ(m.params.at("rewrite").at("welford"), 0);
+  const auto& launches = m.params.at("launches");
+  ASSERT_EQ(launches.size(), 5U);
+  const auto& softmax = launches.at(4);
+  EXPECT_EQ(softmax.at("fixed").at("R0_BLOCK"), 512);
+  EXPECT_NE(softmax.at("source").get<std::string>().find("    tmp14 = tmp3\n"), std::string::npos);
+  EXPECT_EQ(launches.at(3).at("kind"), "template");
+  const auto settings = search::recipe_settings(m);
+  ASSERT_FALSE(settings.empty());
+  // The softmax's settings are the one-pass ones (a row of 512 per program, 1 or 2 warps first),
+  // never an R0_BLOCK of its own.
+  for (const auto& s : settings) {
+    EXPECT_FALSE(s.contains("k4_R0_BLOCK")) << s;
+    EXPECT_TRUE(s.contains("k4_XBLOCK")) << s;
+  }
+  EXPECT_EQ(settings.front().at("k4_XBLOCK"), 1);
+  const std::string source = search::candidate_source(m, 0, settings.front());
+  EXPECT_NE(source.find("R0_BLOCK=512"), std::string::npos) << source;
+  EXPECT_NE(source.find("    tmp11 = tmp0\n"), std::string::npos) << source;
+  EXPECT_NE(source.find("triton_tem_fused__unsafe_view_addmm_bmm_clone_split_transpose_view_3[("),
+            std::string::npos)
+      << source;
 }
 
 TEST(Rewrite, NotWhereItDoesNotApply) {

@@ -55,7 +55,11 @@ struct GateContext {
 using Recomposed = std::map<int, std::string>;
 
 Outcome judge_static(const nlohmann::json& numbers, const Thresholds& t);
-Outcome judge_isolated(const nlohmann::json& numbers, const Thresholds& t);
+// `scratch`: inputs the compiler's segment itself overwrites and nothing reads after it
+// (SegmentInterface::scratch); a candidate changing them is not a mutated input.
+Outcome judge_isolated(const nlohmann::json& numbers,
+                       const Thresholds& t,
+                       const std::vector<std::string>& scratch = {});
 Outcome judge_model(const nlohmann::json& numbers, const Thresholds& t);
 Outcome judge_performance(const nlohmann::json& numbers, const Thresholds& t);
 

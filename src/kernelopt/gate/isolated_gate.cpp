@@ -1,4 +1,6 @@
 // G2 isolated: the candidate against the compiler's own segment, on the real inputs of each seed.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "kernelopt/gate/gate.hpp"
@@ -18,7 +20,7 @@ bool non_empty(const nlohmann::json& seed, const char* key) {
 }
 
 // The first failure of one seed, in the order of the cheapest explanation.
-Outcome judge_seed(const nlohmann::json& s) {
+Outcome judge_seed(const nlohmann::json& s, const std::vector<std::string>& scratch) {
   const int seed = s.value("seed", -1);
   auto fail = [&](Status status, const std::string& what) {
     return Outcome{status, kGate, fmt::format("seed {}: {}", seed, what), nullptr};
@@ -41,7 +43,14 @@ Outcome judge_seed(const nlohmann::json& s) {
                 fmt::format("{} output elements never written", count(s, "unwritten")));
   }
   if (non_empty(s, "inputs_mutated")) {
-    return fail(Status::kMutatedInput, "changed inputs " + s["inputs_mutated"].dump());
+    nlohmann::json changed = nlohmann::json::array();
+    for (const auto& root : s["inputs_mutated"]) {
+      if (!root.is_string() ||
+          std::find(scratch.begin(), scratch.end(), root.get<std::string>()) == scratch.end()) {
+        changed.push_back(root);
+      }
+    }
+    if (!changed.empty()) return fail(Status::kMutatedInput, "changed inputs " + changed.dump());
   }
   if (count(s, "nan_mismatch") + count(s, "inf_mismatch") > 0) {
     return fail(Status::kNanInfMismatch,
@@ -61,7 +70,9 @@ Outcome judge_seed(const nlohmann::json& s) {
 
 }  // namespace
 
-Outcome judge_isolated(const nlohmann::json& n, const Thresholds& t) {
+Outcome judge_isolated(const nlohmann::json& n,
+                       const Thresholds& t,
+                       const std::vector<std::string>& scratch) {
   if (n.contains("load_error") && !n["load_error"].is_null()) {
     const auto& e = n["load_error"];  // {kind, message}, or a plain message
     const std::string why = e.is_string() ? e.get<std::string>() : e.value("message", e.dump());
@@ -75,7 +86,7 @@ Outcome judge_isolated(const nlohmann::json& n, const Thresholds& t) {
   }
   double worst = 0;
   for (const auto& seed : seeds) {
-    Outcome outcome = judge_seed(seed);
+    Outcome outcome = judge_seed(seed, scratch);
     if (!outcome.ok()) {
       outcome.numbers = n;
       return outcome;
@@ -97,7 +108,7 @@ Outcome check_isolated(GateContext& ctx, const Candidate& candidate) {
                                            {"atol", ctx.thresholds.isolated_atol}},
                                           kGate, failed);
   if (!failed.ok()) return failed;
-  return judge_isolated(numbers, ctx.thresholds);
+  return judge_isolated(numbers, ctx.thresholds, candidate.face.scratch);
 }
 
 }  // namespace kernelopt::gate

@@ -105,6 +105,19 @@ SegmentInterface segment_interface(const inductor::OutputCode& code,
         pick(step == face.last_step ? after : live_names(code, step, true), root, "after");
     face.output_steps[root] = step;
   }
+  // Inputs the segment's own kernels write (in place) that nothing reads afterwards.
+  for (const auto& root : segment.inputs) {
+    if (std::find(segment.outputs.begin(), segment.outputs.end(), root) != segment.outputs.end()) {
+      continue;
+    }
+    for (int index : segment.launches) {
+      const auto& writes = code.steps[map.launches[index].step].writes;
+      if (std::find(writes.begin(), writes.end(), root) != writes.end()) {
+        face.scratch.push_back(root);
+        break;
+      }
+    }
+  }
   return face;
 }
 

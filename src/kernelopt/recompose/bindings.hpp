@@ -24,6 +24,10 @@ struct SegmentInterface {
                                                // segment itself drops its last name (a mutated
                                                // graph input is `del`eted inside the segment)
   std::map<std::string, int> output_steps;     // root -> the step after which it is final
+  // Inputs the compiler's segment itself overwrites in place and nothing reads after it (a norm
+  // applied in place to a convolution's output that only this segment reads): a candidate may
+  // change them too.
+  std::vector<std::string> scratch;
 };
 
 // The live name of each root just before step `step` (or after it with `after`). Prefers the

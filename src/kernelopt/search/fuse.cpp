@@ -553,7 +553,11 @@ std::vector<nlohmann::json> fuse_settings(const RecipeMatch& match) {
   std::size_t most = 0;
   for (const auto& launch : launches) {
     std::vector<nlohmann::json> own;
-    for (const auto& s : config_settings(RecipeMatch{"config", launch, ""})) {
+    // A launch the rewrite made one pass brings its own settings; the others config's.
+    const std::vector<nlohmann::json> start =
+        launch.contains("settings") ? launch.at("settings").get<std::vector<nlohmann::json>>()
+                                    : config_settings(RecipeMatch{"config", launch, ""});
+    for (const auto& s : start) {
       nlohmann::json shrunk = shrink_for_copies(launch, s);
       if (config_fits(RecipeMatch{"config", launch, ""}, shrunk) &&
           std::find(own.begin(), own.end(), shrunk) == own.end()) {

@@ -611,38 +611,60 @@ std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
   auto config = match_config(code, map, segment);
   if (!config) return std::nullopt;
   if (auto one = match_one_pass(*config)) return one;
-  // Shifted sums in every kernel of the segment that has a Welford loop.
+  // In every looped reduction of the segment: one pass where its row fits on chip (a kernel of a
+  // multi-launch segment, its settings then the one-pass ones), else shifted sums where it has a
+  // Welford loop.
   RecipeMatch m = std::move(*config);
-  int count = 0;
-  std::vector<std::string> kernels;
-  auto rewrite_launch = [&](nlohmann::json& launch) {
+  int welford = 0;
+  int one_pass = 0;
+  std::vector<std::string> what;
+  auto rewrite_launch = [&](nlohmann::json& launch, bool alone) {
     if (launch.value("kind", "") != "reduction") return;
+    const std::string kernel = launch.at("kernel").get<std::string>();
+    if (!alone) {
+      if (auto one = match_one_pass(RecipeMatch{"config", launch, ""})) {
+        nlohmann::json settings = rewrite_settings(*one);
+        launch = std::move(one->params);
+        launch["settings"] = std::move(settings);
+        ++one_pass;
+        what.push_back(fmt::format("{} one pass (rows of {} fit one program)", kernel,
+                                   launch.at("fixed").at("R0_BLOCK").get<std::int64_t>()));
+        return;
+      }
+    }
     if (auto sums = shifted_sums_source(launch.at("source").get<std::string>())) {
       launch["source"] = sums->source;
-      count += sums->count;
-      kernels.push_back(launch.at("kernel").get<std::string>());
+      welford += sums->count;
+      what.push_back(
+          fmt::format("{}: {} Welford reduction(s) made shifted sums", kernel, sums->count));
     }
   };
   if (m.params.contains("launches")) {
     for (auto& launch : m.params.at("launches")) {
-      rewrite_launch(launch);
+      rewrite_launch(launch, false);
     }
   } else {
-    rewrite_launch(m.params);
+    rewrite_launch(m.params, true);
   }
-  if (count == 0) return std::nullopt;
+  if (welford + one_pass == 0) return std::nullopt;
   m.recipe = "rewrite";
-  m.params["rewrite"] = {{"transform", "shifted_sums"}, {"welford", count}};
-  m.why = fmt::format(
-      "{}: {} Welford reduction(s) made shifted sums (no division per element; the mean and M2 "
-      "from the sums after the loop)",
-      fmt::join(kernels, ", "), count);
+  m.params["rewrite"] = {{"transform", one_pass == 0 ? "shifted_sums" : "segment"},
+                         {"welford", welford},
+                         {"one_pass", one_pass}};
+  m.why = one_pass == 0
+              ? fmt::format(
+                    "{} (no division per element; the mean and M2 from the sums after "
+                    "the loop)",
+                    fmt::join(what, "; "))
+              : fmt::format("{}; the segment's other kernels relaunched", fmt::join(what, "; "));
   return m;
 }
 
 std::vector<nlohmann::json> rewrite_settings(const RecipeMatch& match) {
-  if (match.params.at("rewrite").value("transform", "") == "shifted_sums") {
-    return config_settings(match);  // Inductor's kernel's own launch, tuned as config tunes it
+  if (match.params.at("rewrite").value("transform", "") != "one_pass") {
+    // Shifted sums: Inductor's kernel's own launch, tuned as config tunes it; a segment: each
+    // launch its own settings (a one-pass kernel's are its one-pass ones, in "settings").
+    return config_settings(match);
   }
   const std::int64_t row = match.params.at("fixed").at("R0_BLOCK").get<std::int64_t>();
   // About 16 row elements per thread, half and twice that many warps; short rows also several per
