@@ -484,6 +484,147 @@ std::optional<search::RecipeMatch> first_fuse(const Captured& c) {
 // L2/85: the group norm's output (the statistics' kernel, then the normalizing kernel writing
 // the whole tensor in place) is read back by the 4 x 4 max pool at 16 addresses per output. The
 // normalizing kernel goes; the pool computes it at each of its 16 loads.
+// ---- recompute instead of reload ----
+
+// Inductor's shape of L2/15's normalize-then-subtract-the-mean kernel, cut small: the first walk
+// stores tmp15 to a padded buffer and sums it; the second loads it back.
+constexpr const char* kReloadKernel =
+    R"(def reload(in_ptr0, in_ptr1, out_ptr0, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 6
+    r0_numel = 300
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    x4 = xindex
+    x0 = (xindex % 3)
+    tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last')
+    _tmp17 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_5 = r0_index
+        r0_2 = (r0_index % 100)
+        r0_3 = r0_index // 100
+        tmp0 = tl.load(in_ptr0 + (r0_5 + 300*x4), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        tmp2 = tmp0 + tmp1
+        tmp6 = tl.full([1, 1], 0.5, tl.float32)
+        tmp15 = tmp2 * tmp6
+        tmp16 = tl.broadcast_to(tmp15, [XBLOCK, R0_BLOCK])
+        tmp18 = _tmp17 + tmp16
+        _tmp17 = tl.where(r0_mask & xmask, tmp18, _tmp17)
+        tl.store(out_ptr0 + (r0_2 + 104*r0_3 + 312*x4), tmp15, r0_mask & xmask)
+    tmp17 = tl.sum(_tmp17, 1)[:, None]
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_2 = (r0_index % 100)
+        r0_3 = r0_index // 100
+        r0_5 = r0_index
+        tmp19 = tl.load(out_ptr0 + (r0_2 + 104*r0_3 + 312*x4), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        tmp20 = tl.full([1, 1], 300.0, tl.float32)
+        tmp21 = (tmp17 / tmp20)
+        tmp22 = tmp19 - tmp21
+        tl.store(out_ptr2 + (r0_5 + 300*x4), tmp22, r0_mask & xmask)
+)";
+
+TEST(Recompute, SecondWalkComputesTheStoredValueAgainUnderTheInterpreter) {
+  const auto kept = search::recompute_reloads_source(kReloadKernel, {});
+  const auto dropped = search::recompute_reloads_source(kReloadKernel, {"out_ptr0"});
+  ASSERT_TRUE(kept.has_value() && dropped.has_value());
+  EXPECT_EQ(kept->count, 1);
+  EXPECT_TRUE(kept->dropped.empty());
+  EXPECT_EQ(dropped->dropped, std::vector<std::string>{"out_ptr0"});
+  for (const auto* r : {&*kept, &*dropped}) {
+    EXPECT_EQ(r->source.find("tl.load(out_ptr0"), std::string::npos) << r->source;
+    EXPECT_NE(r->source.find("        tmp19 = tl.where(r0_mask & xmask, tmp15, 0.0)\n"),
+              std::string::npos)
+        << r->source;
+  }
+  EXPECT_NE(kept->source.find("tl.store(out_ptr0"), std::string::npos) << kept->source;
+  EXPECT_EQ(dropped->source.find("tl.store(out_ptr0"), std::string::npos) << dropped->source;
+  const fs::path dir = fs::temp_directory_path() / "kernelopt_recompute";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string head = "import triton\nimport triton.language as tl\n\n@triton.jit\n";
+  std::ofstream(dir / "inductor.py") << head << kReloadKernel;
+  std::ofstream(dir / "kept.py") << head << kept->source;
+  std::ofstream(dir / "dropped.py") << head << dropped->source;
+  std::ofstream(dir / "check.py") << kCheckPrelude << R"(
+torch.manual_seed(0)
+x, bias = torch.randn(6 * 300) * 2 + 1, torch.randn(3)
+out = {}
+for name in ("inductor", "kept", "dropped"):
+    padded, result = torch.full((6 * 312,), 7.0), torch.full((6 * 300,), 7.0)
+    load(name).reload[(3,)](x, bias, padded, result, 6, 300, XBLOCK=2, R0_BLOCK=64)
+    out[name] = (padded, result)
+y = ((x.view(6, 300) + bias.repeat(2)[:, None]) * 0.5)
+want = y - y.mean(1, keepdim=True)
+for name in out:
+    assert torch.allclose(out[name][1].view(6, 300), want, atol=1e-5), name
+assert torch.equal(out["kept"][0], out["inductor"][0])
+assert (out["dropped"][0] == 7.0).all()   # the padded buffer is never written
+print("ok")
+)";
+  expect_interpreted_ok(dir);
+  fs::remove_all(dir);
+}
+
+TEST(Recompute, NotWhereItDoesNotApply) {
+  const std::string kernel = kReloadKernel;
+  // The second walk's address differs from the store's: not the same value.
+  std::string other_address = kernel;
+  replace_all(other_address, "tmp19 = tl.load(out_ptr0 + (r0_2 + 104*r0_3 + 312*x4)",
+              "tmp19 = tl.load(out_ptr0 + (1 + r0_2 + 104*r0_3 + 312*x4)");
+  EXPECT_FALSE(search::recompute_reloads_source(other_address, {}).has_value());
+  // The value reads a pointer the kernel also writes.
+  std::string reads_output = kernel;
+  replace_all(reads_output, "tmp0 = tl.load(in_ptr0 + (r0_5", "tmp0 = tl.load(out_ptr2 + (r0_5");
+  EXPECT_FALSE(search::recompute_reloads_source(reads_output, {}).has_value());
+  // The value depends on the reduction's accumulator.
+  std::string reads_accumulator = kernel;
+  replace_all(reads_accumulator, "tmp15 = tmp2 * tmp6", "tmp15 = tmp2 * _tmp17");
+  EXPECT_FALSE(search::recompute_reloads_source(reads_accumulator, {}).has_value());
+  // A name the value needs is reassigned between the walks.
+  std::string reassigned = kernel;
+  replace_all(reassigned, "    tmp17 = tl.sum(_tmp17, 1)[:, None]\n",
+              "    tmp17 = tl.sum(_tmp17, 1)[:, None]\n    tmp1 = tmp1 + 1\n");
+  EXPECT_FALSE(search::recompute_reloads_source(reassigned, {}).has_value());
+  // One walk only.
+  EXPECT_FALSE(search::recompute_reloads_source(
+                   "def k(in_ptr0, out_ptr0):\n    tmp0 = tl.load(in_ptr0 + (x0), xmask)\n", {})
+                   .has_value());
+}
+
+TEST(Recompute, BatchNormOutputMinusItsMeanReadsTheConvolutionTwiceAndWritesOnce) {
+  // L2/15's segment: the statistics kernel's Welford loop made shifted sums, and the normalize-
+  // then-subtract kernel computes the normalized value again instead of storing it to buf7 (only
+  // that kernel names buf7) and loading it back.
+  const Captured c = parse(fixture("h200_level2_15_ConvTranspose3d_BatchNorm_Subtract_graph_0.py"));
+  const auto found = rewrites(c);
+  ASSERT_EQ(found.size(), 1U);
+  const auto& m = found.front();
+  EXPECT_EQ(m.params.at("rewrite").at("transform"), "segment");
+  EXPECT_EQ(m.params.at("rewrite").at("recomputed"), 1);
+  EXPECT_EQ(m.params.at("rewrite").at("welford"), 1);
+  const std::string sub = m.params.at("launches").at(2).at("source").get<std::string>();
+  EXPECT_EQ(sub.find("tl.load(out_ptr0"), std::string::npos) << sub;
+  EXPECT_EQ(sub.find("tl.store(out_ptr0"), std::string::npos) << sub;
+  EXPECT_NE(sub.find("tmp19 = tl.where(r0_mask & xmask, tmp15, 0.0)"), std::string::npos) << sub;
+  EXPECT_EQ(count(sub, "tl.load(in_ptr0 + (r0_5 + 123039*x4)"), 2U) << sub;
+  const auto settings = search::recipe_settings(m);
+  ASSERT_FALSE(settings.empty());
+  const std::string source = search::candidate_source(m, 0, settings.front());
+  EXPECT_NE(source.find("torch.empty_strided((16, 32, 31, 63, 63,)"), std::string::npos) << source;
+}
+
 TEST(Fuse, NormOutputInlinedIntoThePoolThatRereadsIt) {
   const Captured c =
       parse(fixture("h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py"));

@@ -5,6 +5,7 @@
 // (python/kernelopt/recipes/), to be checked by the gates like any other candidate.
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -166,6 +167,19 @@ struct ShiftedSums {
 };
 
 std::optional<ShiftedSums> shifted_sums_source(const std::string& source);
+
+// rewrite (recompute.cpp): a value a looped reduction's first walk stores and its second walk
+// loads back is computed again in the second walk from the same inputs; the store goes too where
+// its pointer is in `droppable` (a buffer only this kernel of the segment names) and no other load
+// of it remains.
+struct Recomputed {
+  std::string source;
+  int count = 0;                     // loads replaced
+  std::vector<std::string> dropped;  // pointer parameters whose store went
+};
+
+std::optional<Recomputed> recompute_reloads_source(const std::string& source,
+                                                   const std::set<std::string>& droppable);
 
 // The rewrite proposer's match: one pass (one looped reduction alone in its segment whose row
 // fits), else shifted sums in the segment's kernels (one launch, or a whole segment relaunched

@@ -21,6 +21,7 @@
 #include <cctype>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -617,7 +618,25 @@ std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
   RecipeMatch m = std::move(*config);
   int welford = 0;
   int one_pass = 0;
+  int recomputed = 0;
   std::vector<std::string> what;
+  // Pointer parameters of a launch bound to a buffer that lives within the segment and that no
+  // other launch names: a store to them nothing else reads.
+  const auto droppable = [&](const nlohmann::json& launch) {
+    std::set<std::string> out;
+    if (!m.params.contains("launches")) return out;
+    for (const auto& arg : launch.at("args")) {
+      if (arg.value("from", "") != "internal") continue;
+      int named = 0;
+      for (const auto& other : m.params.at("launches")) {
+        for (const auto& a : other.at("args")) {
+          named += a.contains("root") && a.at("root") == arg.at("root") ? 1 : 0;
+        }
+      }
+      if (named == 1) out.insert(arg.at("param").get<std::string>());
+    }
+    return out;
+  };
   auto rewrite_launch = [&](nlohmann::json& launch, bool alone) {
     if (launch.value("kind", "") != "reduction") return;
     const std::string kernel = launch.at("kernel").get<std::string>();
@@ -631,6 +650,18 @@ std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
                                    launch.at("fixed").at("R0_BLOCK").get<std::int64_t>()));
         return;
       }
+    }
+    if (auto again =
+            recompute_reloads_source(launch.at("source").get<std::string>(), droppable(launch))) {
+      launch["source"] = again->source;
+      recomputed += again->count;
+      what.push_back(fmt::format(
+          "{}: {} value(s) its first walk stores computed again by the second instead of loaded "
+          "back{}",
+          kernel, again->count,
+          again->dropped.empty() ? ""
+                                 : fmt::format(" (stores to {} dropped: nothing else reads them)",
+                                               fmt::join(again->dropped, ", "))));
     }
     if (auto sums = shifted_sums_source(launch.at("source").get<std::string>())) {
       launch["source"] = sums->source;
@@ -646,12 +677,13 @@ std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
   } else {
     rewrite_launch(m.params, true);
   }
-  if (welford + one_pass == 0) return std::nullopt;
+  if (welford + one_pass + recomputed == 0) return std::nullopt;
   m.recipe = "rewrite";
-  m.params["rewrite"] = {{"transform", one_pass == 0 ? "shifted_sums" : "segment"},
+  m.params["rewrite"] = {{"transform", one_pass + recomputed == 0 ? "shifted_sums" : "segment"},
                          {"welford", welford},
-                         {"one_pass", one_pass}};
-  m.why = one_pass == 0
+                         {"one_pass", one_pass},
+                         {"recomputed", recomputed}};
+  m.why = one_pass + recomputed == 0
               ? fmt::format(
                     "{} (no division per element; the mean and M2 from the sums after "
                     "the loop)",
