@@ -278,6 +278,32 @@ Searched search(const BeamOptions& options,
   return run;
 }
 
+TEST(SearchBudget, SegmentsShareItByWhatTheyCouldGive) {
+  // L3/27's five segments as the session-11 run profiled them (ms, floor ms; the two-pass ones
+  // measured against their one-pass floor).
+  auto seg2 = profile(0.133, 0.078);
+  seg2.one_pass_floor_ms = 0.030;
+  const auto seg1 = profile(0.095, 0.072);
+  const auto seg5 = profile(0.041, 0.0132);
+  const auto near = profile(1.0, 0.999);  // at its floor: 5% of its time still counts
+  EXPECT_NEAR(potential_ms(seg2), 0.103, 1e-9);
+  EXPECT_NEAR(potential_ms(seg1), 0.023, 1e-9);
+  EXPECT_NEAR(potential_ms(near), 0.05, 1e-9);
+  EXPECT_NEAR(potential_ms(profile(2.0, std::nullopt)), 0.1, 1e-9);  // no floor: the minimum
+  const double all = potential_ms(seg2) + potential_ms(seg1) + potential_ms(seg5);
+  // The first segment gets its proportion of the budget, not the whole of it.
+  const double first = budget_share(120, potential_ms(seg2), all);
+  EXPECT_NEAR(first, 120 * 0.103 / all, 1e-9);
+  EXPECT_LT(first, 120);
+  // What it leaves passes on: after 30 s, the next two share the 90 s left by their potentials.
+  const double rest = all - potential_ms(seg2);
+  EXPECT_NEAR(budget_share(90, potential_ms(seg1), rest), 90 * 0.023 / rest, 1e-9);
+  // The last gets everything left; nothing is left, nothing is given.
+  EXPECT_DOUBLE_EQ(budget_share(40, potential_ms(seg5), potential_ms(seg5)), 40);
+  EXPECT_DOUBLE_EQ(budget_share(0, 1, 2), 0);
+  EXPECT_DOUBLE_EQ(budget_share(-5, 1, 2), 0);
+}
+
 TEST(Beam, ClimbsToTheBestSettingsOverRounds) {
   BeamOptions options;
   options.budget_s = 1000;

@@ -409,6 +409,14 @@ nlohmann::json run_verify(const VerifyOptions& options,
                      [&](int a, int b) { return time_of(a) > time_of(b); });
     int written = 0;
     bool timed_correct = false;  // a correct candidate reached G4
+    // The problem's budget is split among its segments by what each could give (potential_ms):
+    // the largest first, and a segment's unspent share passes on, so one segment's beam does not
+    // take the whole budget from the others (L3/27, session 11: 120 s on one segment of five).
+    double remaining_potential = 0;
+    for (const int id : order) {
+      if (profiles.count(id) != 0) remaining_potential += search::potential_ms(profiles.at(id));
+    }
+    const double problem_budget_s = beam_options.budget_s;
     for (const int id : order) {
       const std::vector<search::RecipeMatch>& offered = matches.at(id);
       const auto match_of = [&](const std::string& strategy) -> const search::RecipeMatch& {
@@ -487,8 +495,15 @@ nlohmann::json run_verify(const VerifyOptions& options,
       say(fmt::format("seg{}: {} ({}); strategies: {}", id, search::to_string(analysis.bottleneck),
                       analysis.why,
                       names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
+      const double potential =
+          profiles.count(id) != 0 ? search::potential_ms(profiles.at(id)) : 0.0;
+      const double now = hooks.spent();
+      search::BeamOptions segment_options = beam_options;
+      segment_options.budget_s =
+          now + search::budget_share(problem_budget_s - now, potential, remaining_potential);
+      remaining_potential -= potential;
       const search::BeamResult beam =
-          search::beam_search(id, strategies, hooks, beam_options, memory);
+          search::beam_search(id, strategies, hooks, segment_options, memory);
       nlohmann::json row = {{"segment", id},
                             {"bottleneck", search::to_string(analysis.bottleneck)},
                             {"analysis", analysis.why},
@@ -497,6 +512,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
                             {"evaluated", beam.scored.size()},
                             {"rounds", beam.rounds_run},
                             {"stopped", beam.stopped},
+                            {"budget_s", segment_options.budget_s - now},
                             {"best", nullptr}};
       for (const auto& s : strategies) {
         row["strategies"].push_back({{"name", s.name}, {"why", s.why}});

@@ -61,6 +61,18 @@ bool at_floor(const nlohmann::json& segment) {
   return analyze(segment_profile(segment)).bottleneck == Bottleneck::kNearOptimal;
 }
 
+double potential_ms(const SegmentProfile& p) {
+  double floor = p.one_pass_floor_ms.value_or(p.floor_ms.value_or(0));
+  if (floor <= 0) floor = p.time_ms * (1 - kMinPotential);
+  return std::max(p.time_ms - floor, p.time_ms * kMinPotential);
+}
+
+double budget_share(double left_s, double potential, double remaining_potential) {
+  if (left_s <= 0) return 0;
+  if (remaining_potential <= potential || remaining_potential <= 0) return left_s;
+  return left_s * std::max(potential, 0.0) / remaining_potential;
+}
+
 Analysis analyze(const SegmentProfile& p) {
   Analysis a;
   a.segment = p.segment;

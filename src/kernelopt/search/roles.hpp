@@ -42,6 +42,16 @@ struct SegmentProfile {
 // floor by 5%).
 inline constexpr double kNearFloor = 1.03;
 
+// What a segment could give, in ms: its time above its floor (the one-pass floor where there is
+// one), and at least kMinPotential of its time (a floor says nothing of a compute-bound kernel).
+inline constexpr double kMinPotential = 0.05;
+double potential_ms(const SegmentProfile& profile);
+
+// The seconds of what is left of a problem's search budget that the next segment gets: in
+// proportion to its potential over that of every segment not searched yet, itself included. What a
+// segment leaves unspent (a plateau) passes to the next ones; the last gets all that is left.
+double budget_share(double left_s, double potential, double remaining_potential);
+
 // The one-pass floor of a segment of show's JSON whose floor is two-pass ("reread_bytes" > 0):
 // floor_ms * bytes / (bytes + reread_bytes); nullopt otherwise.
 std::optional<double> one_pass_floor(const nlohmann::json& segment);
