@@ -100,16 +100,29 @@ TEST(Rewrite, CausalSoftmaxReusesBothRowsAcrossItsInPlaceStore) {
   EXPECT_NE(rewritten->source.find("    tmp14 = tmp3\n"), std::string::npos) << rewritten->source;
 }
 
+// The one rewrite of a real capture, over a multi-launch segment, with the counts of each
+// transformation it made.
+std::optional<search::RecipeMatch> segment_rewrite(const std::string& name,
+                                                   int one_pass,
+                                                   int welford,
+                                                   int recomputed) {
+  const auto found = rewrites(parse(fixture(name)));
+  EXPECT_EQ(found.size(), 1U) << name;
+  if (found.size() != 1) return std::nullopt;
+  const auto& r = found.front().params.at("rewrite");
+  EXPECT_EQ(r.at("transform"), "segment") << name;
+  EXPECT_EQ(r.at("one_pass"), one_pass) << name;
+  EXPECT_EQ(r.at("welford"), welford) << name;
+  EXPECT_EQ(r.at("recomputed"), recomputed) << name;
+  return found.front();
+}
+
 TEST(Rewrite, OnePassKernelInsideAMultiLaunchSegment) {
   // The softmax's segment holds five launches, a matmul template among them: the softmax is made
   // one pass and launched with the one-pass settings; the other four are relaunched as Inductor's.
-  const Captured c = parse(fixture("h200_level3_43_MinGPTCausalAttention_graph_0.py"));
-  const auto found = rewrites(c);
-  ASSERT_EQ(found.size(), 1U);
-  const auto& m = found.front();
-  EXPECT_EQ(m.params.at("rewrite").at("transform"), "segment");
-  EXPECT_EQ(m.params.at("rewrite").at("one_pass"), 1);
-  EXPECT_EQ(m.params.at("rewrite").at("welford"), 0);
+  const auto found = segment_rewrite("h200_level3_43_MinGPTCausalAttention_graph_0.py", 1, 0, 0);
+  ASSERT_TRUE(found.has_value());
+  const auto& m = *found;
   const auto& launches = m.params.at("launches");
   ASSERT_EQ(launches.size(), 5U);
   const auto& softmax = launches.at(4);
@@ -607,13 +620,10 @@ TEST(Recompute, BatchNormOutputMinusItsMeanReadsTheConvolutionTwiceAndWritesOnce
   // L2/15's segment: the statistics kernel's Welford loop made shifted sums, and the normalize-
   // then-subtract kernel computes the normalized value again instead of storing it to buf7 (only
   // that kernel names buf7) and loading it back.
-  const Captured c = parse(fixture("h200_level2_15_ConvTranspose3d_BatchNorm_Subtract_graph_0.py"));
-  const auto found = rewrites(c);
-  ASSERT_EQ(found.size(), 1U);
-  const auto& m = found.front();
-  EXPECT_EQ(m.params.at("rewrite").at("transform"), "segment");
-  EXPECT_EQ(m.params.at("rewrite").at("recomputed"), 1);
-  EXPECT_EQ(m.params.at("rewrite").at("welford"), 1);
+  const auto found =
+      segment_rewrite("h200_level2_15_ConvTranspose3d_BatchNorm_Subtract_graph_0.py", 0, 1, 1);
+  ASSERT_TRUE(found.has_value());
+  const auto& m = *found;
   const std::string sub = m.params.at("launches").at(2).at("source").get<std::string>();
   EXPECT_EQ(sub.find("tl.load(out_ptr0"), std::string::npos) << sub;
   EXPECT_EQ(sub.find("tl.store(out_ptr0"), std::string::npos) << sub;
