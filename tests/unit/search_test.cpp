@@ -278,6 +278,17 @@ Searched search(const BeamOptions& options,
   return run;
 }
 
+TEST(SearchBudget, CountersNeverTakeWhatCandidatesNeed) {
+  using std::chrono::seconds;
+  // L3/27 in session 11: 38 s left after a long compile; ncu is skipped.
+  EXPECT_FALSE(engine::counters_limit(38, seconds(300)).has_value());
+  EXPECT_FALSE(engine::counters_limit(-3, seconds(300)).has_value());
+  // Otherwise at most half of what is left, the problem's timeout and 120 s.
+  EXPECT_EQ(engine::counters_limit(100, seconds(300)), seconds(50));
+  EXPECT_EQ(engine::counters_limit(400, seconds(300)), seconds(120));
+  EXPECT_EQ(engine::counters_limit(400, seconds(90)), seconds(90));
+}
+
 TEST(SearchBudget, SegmentsShareItByWhatTheyCouldGive) {
   // L3/27's five segments as the session-11 run profiled them (ms, floor ms; the two-pass ones
   // measured against their one-pass floor).

@@ -264,6 +264,12 @@ std::string search_flags_text(const SearchFlags& flags) {
   return text.empty() ? text : text.substr(1);
 }
 
+std::optional<std::chrono::seconds> counters_limit(double left_s, std::chrono::seconds timeout) {
+  if (left_s < kMinCountersBudgetS) return std::nullopt;
+  return std::min({timeout, std::chrono::seconds(120),
+                   std::chrono::seconds(static_cast<std::int64_t>(left_s / 2))});
+}
+
 double search_budget(const VerifyOptions& options, std::chrono::steady_clock::time_point now) {
   if (!options.deadline) return options.beam.budget_s;
   const double left =
@@ -375,11 +381,22 @@ nlohmann::json run_verify(const VerifyOptions& options,
     if (!matches.empty()) say("profiling the segments");
     auto profiles = matches.empty() ? std::map<int, search::SegmentProfile>{}
                                     : profile_segments(worker, captured, options);
-    if (options.counters && !matches.empty()) {
+    // Nsight Compute replays the model once per kernel: with little of the budget left (a long
+    // compile against the problem's deadline) the counters would leave nothing for candidates
+    // (L3/27 in session 11: 38 s left, all spent before the first candidate). ncu then gets at
+    // most half of what is left, and is skipped under a minute.
+    const double left_s =
+        beam_options.budget_s -
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const auto ncu_limit = counters_limit(left_s, options.timeout);
+    if (options.counters && !matches.empty() && !ncu_limit) {
+      counters_note = fmt::format("skipped: {:.0f} s of the search's budget left, under {:.0f} s",
+                                  left_s, kMinCountersBudgetS);
+      say(counters_note.get<std::string>());
+    } else if (options.counters && !matches.empty()) {
       say("reading the Triton kernels' counters with Nsight Compute");
-      const profile::NcuProfile ncu =
-          profile::run_ncu(worker.options(), options.problem, (run_dir / "work" / "ncu").string(),
-                           std::min(options.timeout, std::chrono::seconds(120)));
+      const profile::NcuProfile ncu = profile::run_ncu(
+          worker.options(), options.problem, (run_dir / "work" / "ncu").string(), *ncu_limit);
       counters_note = ncu.error.empty()
                           ? nlohmann::json(fmt::format("{} kernel(s) in {:.1f} s",
                                                        ncu.kernels.size(), ncu.seconds))

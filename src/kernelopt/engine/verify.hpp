@@ -59,6 +59,12 @@ inline constexpr double kDeadlineMarginSeconds = 60;
 // deadline when there is one (0 when that has passed).
 double search_budget(const VerifyOptions& options, std::chrono::steady_clock::time_point now);
 
+// How long Nsight Compute may read the counters when `left_s` seconds of the search's budget are
+// left after profiling: at most half of that (and the problem's timeout, and 120 s); nullopt
+// (skipped) under kMinCountersBudgetS, so that the counters never take what candidates need.
+inline constexpr double kMinCountersBudgetS = 60;
+std::optional<std::chrono::seconds> counters_limit(double left_s, std::chrono::seconds timeout);
+
 // The search's switches as the command line gives them (optimize, and bench --search); the
 // ablations of the paper's section 6.4 switch parts off.
 struct SearchFlags {
