@@ -3,9 +3,11 @@
 // real binary and the real Python worker (torch on the CPU).
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "run_binary.hpp"
 
@@ -162,6 +164,42 @@ TEST(Cli, MatchListsTheStrategiesOfACapturedGraphOffline) {
   EXPECT_EQ(empty.code, 2) << empty.output;
   EXPECT_NE(empty.output.find("no graph_N.py under this folder"), std::string::npos)
       << empty.output;
+  std::filesystem::remove_all(dir);
+}
+
+// `match --write` leaves, beside the list, the first candidate file of each strategy, named by
+// graph, segment and strategy: Python that defines run(inputs, outputs), as verify --candidate
+// takes it. A bad file among the inputs leaves no candidate behind.
+TEST(Cli, MatchWritesEachStrategysFirstCandidate) {
+  const std::string capture = std::string(KERNELOPT_SOURCE_DIR) +
+                              "/tests/fixtures/output_code/real/"
+                              "h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py";
+  const auto dir = std::filesystem::temp_directory_path() / "kernelopt_cli_match_write";
+  std::filesystem::remove_all(dir);
+  const Result r = run("match " + capture + " --write " + (dir / "cands").string() + " --json " +
+                       (dir / "match.json").string());
+  EXPECT_EQ(r.code, 0) << r.output;
+  const std::string stem = "h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0";
+  for (const char* name : {"_seg0_config.py", "_seg1_config.py", "_seg1_fuse.py"}) {
+    const auto path = dir / "cands" / (stem + name);
+    ASSERT_TRUE(std::filesystem::exists(path)) << path << "\n" << r.output;
+    const Result parsed = kernelopt::testing_support::shell(
+        "python3 -c \"import ast,sys; t=open(sys.argv[1]).read(); "
+        "ast.parse(t); assert 'def run(inputs, outputs):' in t\" " +
+        path.string());
+    EXPECT_EQ(parsed.code, 0) << path << parsed.output;
+  }
+  EXPECT_NE(r.output.find("first candidate: "), std::string::npos) << r.output;
+  std::ifstream in(dir / "match.json");
+  const auto doc = nlohmann::json::parse(in);
+  const auto& fuse = doc.at("files").at(0).at("segments").at(1).at("fuse");
+  EXPECT_NE(fuse.at("candidate").get<std::string>().find(stem + "_seg1_fuse.py"),
+            std::string::npos);
+  EXPECT_TRUE(fuse.at("settings").is_object());
+  const Result bad = run("match " + capture + " " + problem("good_small.py") + " --write " +
+                         (dir / "none").string());
+  EXPECT_EQ(bad.code, 2) << bad.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "none"));
   std::filesystem::remove_all(dir);
 }
 

@@ -175,6 +175,8 @@ int main(int argc, char** argv) {
       ->required()
       ->check(CLI::ExistingPath);
   match_cmd->add_option("--json", match.json, "also write the document here");
+  match_cmd->add_option("--write", match.write,
+                        "also write each strategy's first candidate file into this folder");
   match_cmd->add_flag("--split-segments", match.split_segments,
                       "every Triton launch a segment of its own");
 

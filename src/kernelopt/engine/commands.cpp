@@ -116,6 +116,7 @@ int table_command(const std::vector<std::string>& files) {
 int match_command(const MatchCommand& command) {
   nlohmann::json doc = {{"schema", "kernelopt.match/1"}, {"files", nlohmann::json::array()}};
   std::string text;
+  std::vector<std::pair<fs::path, std::string>> candidates;  // written once every file parsed
   // A folder stands for the output code under it: every graph_N.py (show's run folder keeps them
   // in graphs/; graph_N.timed.py is its instrumented copy), in name order.
   std::vector<std::string> files;
@@ -175,11 +176,27 @@ int match_command(const MatchCommand& command) {
         const std::string key = search::proposer_of(match) == "recipe" ? "recipe" : match.recipe;
         row[key] = {{"name", search::strategy_of(match)}, {"why", match.why}};
         text += fmt::format("    {}: {}\n", search::strategy_of(match), match.why);
+        if (command.write.empty()) continue;
+        const auto settings = search::recipe_settings(match);
+        if (settings.empty()) continue;
+        std::string name = search::strategy_of(match);
+        std::replace(name.begin(), name.end(), ':', '_');
+        const fs::path path =
+            fs::path(command.write) /
+            fmt::format("{}_seg{}_{}.py", fs::path(file).stem().string(), seg.id, name);
+        candidates.emplace_back(path, search::candidate_source(match, seg.id, settings.front()));
+        row[key]["candidate"] = path.string();
+        row[key]["settings"] = settings.front();
+        text +=
+            fmt::format("      first candidate: {} {}\n", path.string(), settings.front().dump());
       }
       if (matches.empty()) text += "    nothing matches\n";
       segments.push_back(std::move(row));
     }
     doc["files"].push_back({{"file", file}, {"segments", segments}});
+  }
+  for (const auto& [path, source] : candidates) {
+    write_file(path, source);
   }
   if (!command.json.empty()) write_file(command.json, doc.dump(2) + "\n");
   std::fputs(text.c_str(), stdout);

@@ -29,11 +29,14 @@ struct MatchCommand {
                                    // it (every graph_N.py below, as show -o RUN keeps them)
   std::string json;                // also write the document here
   bool split_segments = false;     // every Triton launch a segment of its own
+  std::string write;               // also write each strategy's first candidate file here
 };
 
 // `kernelopt match`: offline, no GPU or worker: which strategies the search would try on each
-// segment of captured output code (a recipe, config, rewrite, fuse), and why. Returns 0 when
-// every file parsed; a file that is not output code is an error (exit 2) and nothing is written.
+// segment of captured output code (a recipe, config, rewrite, fuse), and why; with `write`, the
+// candidate file each strategy would try first (its first starting settings), ready for `verify
+// --candidate`. Returns 0 when every file parsed; a file that is not output code is an error
+// (exit 2) and nothing is written.
 int match_command(const MatchCommand& command);
 
 // `kernelopt table`: prints a Markdown table over show documents (files written by show --json).
