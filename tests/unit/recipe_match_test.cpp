@@ -840,15 +840,16 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
                                    std::string::npos;
                           }),
             10);
-  // The fuse rewrite's five: L2/11, L2/65 and L2/85 (a norm or a bias inlined into a pool), L2/43
-  // (a bias inlined into a pooled logsumexp that writes a reinterpreted buffer), and
+  // The fuse rewrite's six: L2/11, L2/65 and L2/85 (a norm or a bias inlined into a pool), L2/43
+  // (a bias inlined into a pooled logsumexp that writes a reinterpreted buffer), L2/3 (a layer
+  // norm split into its rows' statistics and the pool that computes the rows it reads), and
   // examples/conv_groupnorm_maxpool.py, whose segment relaunches a Triton convolution template.
   EXPECT_EQ(std::count_if(jobs.begin(), jobs.end(),
                           [](const nlohmann::json& j) {
                             return j.at("candidate").get<std::string>().find("_fuse.py") !=
                                    std::string::npos;
                           }),
-            5);
+            6);
   // And the gemm candidates of the real L3/1 MLP's extern products (--no-dispatch-aware), each
   // starting setting: the views rebuilt on meta tensors, the fp32 GEMM compiled.
   {

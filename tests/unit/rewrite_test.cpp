@@ -798,6 +798,61 @@ print("ok")
   fs::remove_all(dir);
 }
 
+// L2/3: a layer norm over rows of 64 (the last dimension), applied in place to the convolution's
+// output, then read by a 2 x 2 x 2 average pool. The norm kernel is split: it stores each row's
+// sum and reciprocal deviation, and the pool computes the normalized values it reads.
+TEST(Fuse, PersistentNormSplitIntoItsStatisticsAndThePoolThatReadsIt) {
+  std::string text = fixture("h200_level2_3_ConvTranspose3d_Sum_LayerNorm_AvgPool_GELU_graph_0.py");
+  const auto m = first_fuse(parse(text));
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->params.at("split"), nlohmann::json::array({"tmp10", "tmp24"}));
+  EXPECT_EQ(m->params.at("loads"), 8);
+  const auto& launches = m->params.at("launches");
+  ASSERT_EQ(launches.size(), 2U);
+  const std::string stats = launches[0].at("source").get<std::string>();
+  EXPECT_EQ(stats.find("tl.store(in_out_ptr0"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("tl.store(out_ptr_stats1 + (xindex), tmp24, xmask)"), std::string::npos)
+      << stats;
+  const std::string pool = launches[1].at("source").get<std::string>();
+  EXPECT_EQ(count(pool, "tl.load(fused_in_ptr_stats1 + ("), 8U) << pool;
+  // Cut to one sample (131072 rows) and run whole under Triton's interpreter: the model's layer
+  // norm, pool and GELU in float64.
+  for (const auto& [from, to] :
+       std::vector<std::pair<std::string, std::string>>{{"4194304", "131072"},
+                                                        {"33554432", "1048576"},
+                                                        {"libdevice.rsqrt(", "tl.rsqrt("},
+                                                        {"libdevice.erf(", "tl.erf("}}) {
+    ASSERT_NE(text.find(from), std::string::npos) << from;
+    replace_all(text, from, to);
+  }
+  const auto small = first_fuse(parse(text));
+  ASSERT_TRUE(small.has_value());
+  const fs::path dir = fs::temp_directory_path() / "kernelopt_fuse_split";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "fused.py") << search::candidate_source(
+      *small, 0,
+      {{"k0_XBLOCK", 2048}, {"k0_num_warps", 4}, {"k1_XBLOCK", 16384}, {"k1_num_warps", 4}});
+  std::ofstream(dir / "check.py") << kCheckPrelude << R"(
+fused = load("fused")
+torch.manual_seed(0)
+conv = torch.randn(64 * 32 * 64 * 64) * 2 + 0.5
+bias, gamma, beta = torch.randn(64), torch.rand(64) + 0.5, torch.randn(64)
+weight = torch.tensor(1.0)
+inputs = {"buf0": conv.clone(), "arg1_1": bias, "arg3_1": weight, "arg4_1": gamma, "arg5_1": beta}
+outputs = {"buf5": torch.full((64 * 16 * 32 * 32,), 7.0)}
+fused.run(inputs, outputs)
+x = conv.view(1, 64, 32, 64, 64).double() + bias.double()[None, :, None, None, None] + 1.0
+y = F.layer_norm(x, (64,), gamma.double(), beta.double(), 1e-5)
+want = F.gelu(F.avg_pool3d(y, 2)).reshape(-1)
+got = outputs["buf5"].double()
+assert torch.allclose(got, want, rtol=1e-4, atol=1e-4), (got - want).abs().max()
+print("ok")
+)";
+  expect_interpreted_ok(dir);
+  fs::remove_all(dir);
+}
+
 // The other real captures where it applies: L2/11 (the batch norm's output, tanh applied in
 // place, read by the group norm's statistics over the max pool and by its output kernel: both
 // compute it) and L2/65 (the convolution's bias added in place, read by a 4 x 4 average pool).

@@ -179,6 +179,223 @@ bool pointer_param(const std::string& name) {
 
 }  // namespace
 
+std::optional<SplitNorm> split_persistent(const std::string& module, const std::string& source) {
+  const auto f = function_of(source);
+  const auto m = function_of(module);
+  if (!f || !m) return std::nullopt;
+
+  // Straight-line statements, one per line, each with what it assigns.
+  struct Line {
+    std::string text;
+    std::string lhs;
+    std::string rhs;
+  };
+
+  std::vector<Line> lines;
+  std::int64_t rows = 0;
+  std::int64_t row = 0;
+  std::optional<std::size_t> store;
+  for (const auto& raw : f->body) {
+    const std::string t(py::trim(raw));
+    if (t.empty()) continue;
+    if (indent_of(raw).size() != 4 || py::bracket_balance(t) != 0) return std::nullopt;
+    for (const char* keyword : {"for ", "while ", "if ", "else", "return"}) {
+      if (t.rfind(keyword, 0) == 0) return std::nullopt;
+    }
+    if (t.find("tl.atomic") != std::string::npos) return std::nullopt;
+    const auto [lhs, rhs] = py::split_keyword(t);
+    if (lhs == "xnumel") rows = std::stoll(rhs);
+    if (lhs == "r0_numel") row = std::stoll(rhs);
+    if (py::call_args(t, "tl.store")) {
+      if (store) return std::nullopt;  // one store: the normalized row
+      store = lines.size();
+    }
+    lines.push_back({t, lhs, rhs});
+  }
+  if (!store || rows <= 0 || row <= 0) return std::nullopt;
+  const auto stored = py::call_args(lines[*store].text, "tl.store");
+  if (stored->size() != 3) return std::nullopt;
+  const auto target = pointer_plus((*stored)[0]);
+  const std::string value = (*stored)[1];
+  if (!target || !identifier(value)) return std::nullopt;
+  std::map<std::string, std::size_t> defined;  // name -> its (only) assignment
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    if (lines[k].lhs.empty()) continue;
+    for (const auto& name : py::split_top_level(lines[k].lhs)) {
+      const std::string n(py::trim(name));
+      if (defined.count(n) != 0) return std::nullopt;
+      defined[n] = k;
+    }
+  }
+  const auto rhs_of = [&](const std::string& name) -> std::string {
+    const auto it = defined.find(name);
+    return it == defined.end() ? "" : lines[it->second].rhs;
+  };
+  // The store's address: `r0_A + ROW*xB` with r0_A = r0_index and xB = xindex (contiguous rows).
+  std::string address = target->second;
+  if (address.size() > 2 && address.front() == '(' && address.back() == ')') {
+    address = address.substr(1, address.size() - 2);
+  }
+  const auto terms = py::split_top_level(address, '+');
+  if (terms.size() != 2) return std::nullopt;
+  const std::string col_var(py::trim(terms[0]));
+  const std::string row_term(py::trim(terms[1]));
+  if (rhs_of(col_var) != "r0_index" ||
+      row_term != fmt::format("{}*{}", row, row_term.substr(row_term.find('*') + 1)) ||
+      rhs_of(row_term.substr(row_term.find('*') + 1)) != "xindex") {
+    return std::nullopt;
+  }
+  // Row values: a reduction's results, and what is computed from them and constants alone.
+  static const std::set<std::string> header = {
+      "xnumel", "r0_numel", "R0_BLOCK",  "rnumel",  "RBLOCK",  "xoffset", "xindex",
+      "xmask",  "r0_index", "r0_offset", "r0_mask", "roffset", "rindex"};
+  std::set<std::string> row_values;
+  for (const auto& l : lines) {
+    if (l.lhs.empty() || header.count(l.lhs) != 0) continue;
+    bool reduction = false;
+    for (const char* call : {"tl.sum(", "tl.max(", "tl.min(", "tl.reduce(", "triton_helpers.max2(",
+                             "triton_helpers.min2(", "welford", "online_softmax"}) {
+      reduction = reduction || l.rhs.find(call) != std::string::npos;
+    }
+    bool from_rows = !reduction;
+    bool any_row = false;
+    for (const auto& id : py::identifiers(l.rhs)) {
+      if (defined.count(id) == 0 || header.count(id) != 0) {
+        from_rows = from_rows && header.count(id) == 0;
+        continue;
+      }
+      if (row_values.count(id) != 0) {
+        any_row = true;
+      } else if (rhs_of(id).rfind("tl.full(", 0) != 0) {
+        from_rows = false;
+      }
+    }
+    if (reduction || (from_rows && any_row)) {
+      for (const auto& name : py::split_top_level(l.lhs)) {
+        row_values.insert(std::string(py::trim(name)));
+      }
+    }
+  }
+  // The value's statements, back from the store; a row value becomes a load of its statistic.
+  SplitNorm out;
+  out.rows = rows;
+  out.row = row;
+  std::set<std::size_t> needed;
+  std::vector<std::string> pending = {value};
+  std::set<std::string> seen;
+  while (!pending.empty()) {
+    const std::string name = pending.back();
+    pending.pop_back();
+    if (!seen.insert(name).second || header.count(name) != 0 || defined.count(name) == 0) continue;
+    if (row_values.count(name) != 0) {
+      out.stats.push_back(name);
+      continue;
+    }
+    needed.insert(defined.at(name));
+    for (const auto& id : py::identifiers(lines[defined.at(name)].rhs)) {
+      pending.push_back(id);
+    }
+  }
+  if (out.stats.empty()) return std::nullopt;
+  std::sort(out.stats.begin(), out.stats.end(),
+            [&](const std::string& a, const std::string& b) { return defined[a] < defined[b]; });
+  // ---- the apply kernel: one element per program lane, at its offset in the stored buffer ----
+  const auto rename = [&](const std::string& id) -> std::string {
+    if (id == "xindex") return "ko_row";
+    if (id == "r0_index") return "ko_col";
+    if (id.rfind("r0_", 0) == 0) return "ko_c" + id.substr(3);
+    return id;
+  };
+  std::vector<std::string> params;
+  for (const auto& name : f->params) {
+    if (pointer_param(name)) params.push_back(name);
+  }
+  // Its preamble, the statistics' loads, then the value's statements in the kernel's order.
+  std::string body = fmt::format(
+      "    xnumel = {}\n    xoffset = tl.program_id(0) * XBLOCK\n"
+      "    xindex = xoffset + tl.arange(0, XBLOCK)[:]\n    xmask = xindex < xnumel\n"
+      "    ko_row = xindex // {}\n    ko_col = xindex % {}\n",
+      rows * row, row, row);
+  std::string stats_stores;
+  for (std::size_t i = 0; i < out.stats.size(); ++i) {
+    // Pointer names as Inductor's: the apply kernel reads the statistics, the kernel writes them.
+    const std::string param = fmt::format("in_ptr_stats{}", i);
+    params.push_back(param);
+    body += fmt::format("    {} = tl.load({} + (ko_row), xmask)\n", out.stats[i], param);
+    stats_stores +=
+        fmt::format("    tl.store(out_ptr_stats{} + (xindex), {}, xmask)\n", i, out.stats[i]);
+  }
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    if (needed.count(k) == 0) continue;
+    std::string rhs = lines[k].rhs;
+    if (const auto b = py::call_args(rhs, "tl.broadcast_to"); b && b->size() == 2) {
+      rhs = (*b)[0];  // one element per lane: nothing to broadcast
+    }
+    if (const auto l = py::call_args(rhs, "tl.load")) {
+      auto args = *l;
+      if (args.size() == 1) args.emplace_back("None");  // a scalar: `tl.load(in_ptr1 + (0))`
+      if (args[1].find('=') == std::string::npos && args[1] != "None") args[1] = "xmask";
+      rhs = fmt::format("tl.load({})", fmt::join(args, ", "));
+    }
+    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+             {"[1, 1]", "[1]"}, {"[:, None]", ""}, {"[None, :]", ""}}) {
+      for (std::size_t at = rhs.find(from); at != std::string::npos; at = rhs.find(from, at)) {
+        rhs.replace(at, from.size(), to);
+      }
+    }
+    std::string text = map_identifiers(lines[k].lhs + " = " + rhs, rename);
+    for (const char* banned : {"XBLOCK", "R0_BLOCK", "RBLOCK", "r0_", "tl.arange", "tl.sum",
+                               "tl.reduce", "tl.store", "xmask ="}) {
+      if (text.find(banned) != std::string::npos) return std::nullopt;
+    }
+    body += "    " + text + "\n";
+  }
+  body += fmt::format("    tl.store({} + (xindex), {}, xmask)\n", target->first, value);
+  const std::string kernel = f->head[f->def].substr(4, f->head[f->def].find('(') - 4);
+  std::string apply;
+  for (std::size_t i = 0; i < m->def; ++i) {
+    apply += m->head[i] + "\n";
+  }
+  apply += fmt::format("def {}_apply({}, xnumel, XBLOCK : tl.constexpr):\n", kernel,
+                       fmt::join(params, ", "));
+  out.apply_source = apply + body;
+  out.apply_params = params;
+  // ---- the statistics kernel: the row store replaced by the statistics' stores ----
+  std::string last_pointer;
+  for (const auto& name : f->params) {
+    if (pointer_param(name)) last_pointer = name;
+  }
+  const std::string def = f->head[f->def];
+  const std::size_t open = def.find('(');
+  const auto written =
+      py::split_top_level(std::string_view(def).substr(open + 1, def.size() - open - 3));
+  std::vector<std::string> texts;
+  for (std::size_t i = 0; i < written.size(); ++i) {
+    texts.emplace_back(py::trim(written[i]));
+    if (f->params[i] == last_pointer) {
+      for (std::size_t s = 0; s < out.stats.size(); ++s) {
+        texts.push_back(fmt::format("out_ptr_stats{}", s));
+      }
+    }
+  }
+  std::string stats;
+  for (std::size_t i = 0; i < f->head.size(); ++i) {
+    stats +=
+        (i == f->def ? fmt::format("def {}({}):", kernel, fmt::join(texts, ", ")) : f->head[i]) +
+        "\n";
+  }
+  for (const auto& raw : f->body) {
+    if (std::string(py::trim(raw)) == lines[*store].text) continue;
+    stats += raw + "\n";
+  }
+  stats += stats_stores;
+  for (const auto& line : f->tail) {
+    stats += line + "\n";
+  }
+  out.stats_source = stats;
+  return out;
+}
+
 std::optional<Inlined> inline_producer(const std::string& p_source,
                                        const std::string& c_source,
                                        const std::string& c_param) {
@@ -400,7 +617,8 @@ std::optional<RecipeMatch> match_fuse(const inductor::OutputCode& code,
   };
   for (std::size_t i = 0; i + 1 < relaunches.size(); ++i) {
     const nlohmann::json& p = relaunches[i];
-    if (p.at("kind") != "pointwise" || p.at("grid") != 1) continue;
+    const bool persistent = p.at("kind") == "persistent_reduction";
+    if ((p.at("kind") != "pointwise" && !persistent) || p.at("grid") != 1) continue;
     const analysis::Launch& p_launch = map.launches[static_cast<std::size_t>(segment.launches[i])];
     // The intermediate: the one buffer P writes, dead after the segment.
     if (p_launch.writes.size() != 1) continue;
@@ -437,6 +655,23 @@ std::optional<RecipeMatch> match_fuse(const inductor::OutputCode& code,
     if (unsafe) continue;
     const inductor::TritonKernel* p_kernel = code.kernel(p.at("kernel").get<std::string>());
     if (p_kernel == nullptr) continue;
+    // A persistent norm stays, storing only its rows' statistics; its apply step is what is
+    // inlined, reading them.
+    std::optional<SplitNorm> split;
+    nlohmann::json stats_args = nlohmann::json::array();
+    if (persistent) {
+      split = split_persistent(p_kernel->source, p.at("source").get<std::string>());
+      if (!split) continue;
+      for (std::size_t k = 0; k < split->stats.size(); ++k) {
+        stats_args.push_back({{"param", fmt::format("out_ptr_stats{}", k)},
+                              {"from", "internal"},
+                              {"root", fmt::format("ko_stats{}_{}", k, buffer)},
+                              {"shape", {std::to_string(split->rows)}},
+                              {"stride", {"1"}},
+                              {"dtype", "torch.float32"}});
+      }
+    }
+    const std::string& p_source = split ? split->apply_source : p_kernel->source;
     std::map<std::size_t, nlohmann::json> fused;
     int loads = 0;
     std::vector<std::string> names;
@@ -452,14 +687,20 @@ std::optional<RecipeMatch> match_fuse(const inductor::OutputCode& code,
       }
       const inductor::TritonKernel* c_kernel = code.kernel(c.at("kernel").get<std::string>());
       if (bound != 1 || c_kernel == nullptr) break;
-      const auto inlined = inline_producer(p_kernel->source, c_kernel->source, c_param);
+      const auto inlined = inline_producer(p_source, c_kernel->source, c_param);
       if (!inlined) break;
-      // The fused launch: C's arguments, then P's pointers (in P's order) after C's pointers.
+      // The fused launch: C's arguments, then P's pointers (in P's order) after C's pointers,
+      // then a split norm's statistics.
       nlohmann::json extra = nlohmann::json::array();
       for (const auto& arg : p.at("args")) {
         if (!arg.contains("root") || arg.at("root") == buffer) continue;
         nlohmann::json renamed = arg;
         renamed["param"] = "fused_" + arg.at("param").get<std::string>();
+        extra.push_back(renamed);
+      }
+      for (std::size_t k = 0; k < stats_args.size(); ++k) {
+        nlohmann::json renamed = stats_args[k];
+        renamed["param"] = fmt::format("fused_in_ptr_stats{}", k);
         extra.push_back(renamed);
       }
       if (extra.size() != inlined->new_params.size()) break;
@@ -490,6 +731,28 @@ std::optional<RecipeMatch> match_fuse(const inductor::OutputCode& code,
     if (fused.size() != consumers.size()) continue;
     nlohmann::json launches = nlohmann::json::array();
     for (std::size_t r = 0; r < relaunches.size(); ++r) {
+      if (r == i && split) {
+        // The statistics kernel: P's arguments with the statistics after its pointers.
+        nlohmann::json stats = p;
+        nlohmann::json args = nlohmann::json::array();
+        std::size_t last_pointer = 0;
+        for (std::size_t a = 0; a < p.at("args").size(); ++a) {
+          if (p.at("args")[a].contains("root")) last_pointer = a;
+        }
+        for (std::size_t a = 0; a < p.at("args").size(); ++a) {
+          args.push_back(p.at("args")[a]);
+          if (a == last_pointer) {
+            for (const auto& arg : stats_args) {
+              args.push_back(arg);
+            }
+          }
+        }
+        stats["args"] = args;
+        stats["source"] = split->stats_source;
+        stats["split"] = true;
+        launches.push_back(std::move(stats));
+        continue;
+      }
       if (r == i) continue;
       launches.push_back(fused.count(r) != 0 ? fused.at(r) : relaunches[r]);
     }
@@ -498,6 +761,15 @@ std::optional<RecipeMatch> match_fuse(const inductor::OutputCode& code,
                              {"consumers", names},
                              {"buffer", buffer},
                              {"loads", loads}};
+    if (split) {
+      params["split"] = split->stats;
+      return RecipeMatch{
+          "fuse", params,
+          fmt::format("{} split: its rows' statistics ({}) stored, its normalized rows computed "
+                      "inside {} at {} loads of {}: {} is no longer written and reread",
+                      p.at("kernel").get<std::string>(), fmt::join(split->stats, ", "),
+                      fmt::join(names, " and "), loads, buffer, buffer)};
+    }
     return RecipeMatch{
         "fuse", params,
         fmt::format("{} inlined into {} at {} loads of {}: {} is no longer written and reread",

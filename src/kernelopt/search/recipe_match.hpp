@@ -259,6 +259,25 @@ std::optional<Inlined> inline_producer(const std::string& p_source,
                                        const std::string& c_source,
                                        const std::string& c_param);
 
+// A persistent reduction that normalizes whole contiguous rows (`tl.store(PTR + (r0_A + ROW*xB),
+// VALUE, ..)` with r0_A = r0_index and xB = xindex), split in two: the statistics kernel, which
+// stores each row value the element needs (a reduction's result, or what is computed from such
+// results and constants) at its row instead of the row itself, and an apply kernel, pointwise,
+// that computes the element at each offset of the row buffer from the same inputs and the
+// statistics. `module` is the kernel's module text (its decorator gives the element types),
+// `source` its relaunch source (config's). Fuse then inlines the apply kernel into the row
+// buffer's readers.
+struct SplitNorm {
+  std::string stats_source;               // the kernel, its row store replaced
+  std::string apply_source;               // module text of KERNEL_apply
+  std::vector<std::string> apply_params;  // its pointers: the kernel's, then in_ptr_statsN
+  std::vector<std::string> stats;         // the row values stored (out_ptr_stats0, ...)
+  std::int64_t rows = 0;
+  std::int64_t row = 0;
+};
+
+std::optional<SplitNorm> split_persistent(const std::string& module, const std::string& source);
+
 std::vector<nlohmann::json> fuse_settings(const RecipeMatch& match);
 std::vector<nlohmann::json> fuse_neighbours(const RecipeMatch& match,
                                             const nlohmann::json& settings);
