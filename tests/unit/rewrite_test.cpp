@@ -815,6 +815,17 @@ TEST(Fuse, PersistentNormSplitIntoItsStatisticsAndThePoolThatReadsIt) {
       << stats;
   const std::string pool = launches[1].at("source").get<std::string>();
   EXPECT_EQ(count(pool, "tl.load(fused_in_ptr_stats1 + ("), 8U) << pool;
+  // Not split: a normalized value that uses the row mask, or a store elsewhere than its row.
+  const inductor::TritonKernel* norm =
+      parse(text).run.code.kernel("triton_per_fused_add_convolution_native_layer_norm_0");
+  ASSERT_NE(norm, nullptr);
+  std::string masked = norm->source;
+  replace_all(masked, "tmp29 = tmp27 + tmp28", "tmp29 = tl.where(r0_mask, tmp27 + tmp28, 0.0)");
+  EXPECT_FALSE(search::split_persistent(masked, masked).has_value());
+  std::string elsewhere = norm->source;
+  replace_all(elsewhere, "tl.store(in_out_ptr0 + (r0_3 + 64*x4)", "tl.store(in_out_ptr0 + (x4)");
+  EXPECT_FALSE(search::split_persistent(elsewhere, elsewhere).has_value());
+  EXPECT_TRUE(search::split_persistent(norm->source, norm->source).has_value());
   // Cut to one sample (131072 rows) and run whole under Triton's interpreter: the model's layer
   // norm, pool and GELU in float64.
   for (const auto& [from, to] :

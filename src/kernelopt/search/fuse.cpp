@@ -293,6 +293,11 @@ std::optional<SplitNorm> split_persistent(const std::string& module, const std::
     }
     needed.insert(defined.at(name));
     for (const auto& id : py::identifiers(lines[defined.at(name)].rhs)) {
+      // The apply kernel has a flat index, its row and column, and a mask of its own: a row
+      // mask, an offset or a block size of the kernel's tiles means nothing there.
+      if (header.count(id) != 0 && id != "xindex" && id != "r0_index" && id != "xmask") {
+        return std::nullopt;
+      }
       pending.push_back(id);
     }
   }
