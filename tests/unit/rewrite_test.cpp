@@ -816,8 +816,9 @@ TEST(Fuse, PersistentNormSplitIntoItsStatisticsAndThePoolThatReadsIt) {
   const std::string pool = launches[1].at("source").get<std::string>();
   EXPECT_EQ(count(pool, "tl.load(fused_in_ptr_stats1 + ("), 8U) << pool;
   // Not split: a normalized value that uses the row mask, or a store elsewhere than its row.
+  const Captured full = parse(text);
   const inductor::TritonKernel* norm =
-      parse(text).run.code.kernel("triton_per_fused_add_convolution_native_layer_norm_0");
+      full.run.code.kernel("triton_per_fused_add_convolution_native_layer_norm_0");
   ASSERT_NE(norm, nullptr);
   std::string masked = norm->source;
   replace_all(masked, "tmp29 = tmp27 + tmp28", "tmp29 = tl.where(r0_mask, tmp27 + tmp28, 0.0)");
