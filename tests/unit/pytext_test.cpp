@@ -9,11 +9,14 @@
 
 namespace {
 
+using kernelopt::inductor::detail::assigned_names;
 using kernelopt::inductor::detail::bracket_balance;
 using kernelopt::inductor::detail::call_args;
 using kernelopt::inductor::detail::comment_start;
 using kernelopt::inductor::detail::find_closing;
 using kernelopt::inductor::detail::identifiers;
+using kernelopt::inductor::detail::indentation;
+using kernelopt::inductor::detail::joined_statement;
 using kernelopt::inductor::detail::lines_in_triple_quotes;
 using kernelopt::inductor::detail::parse_literal;
 using kernelopt::inductor::detail::split_keyword;
@@ -132,6 +135,24 @@ TEST(ParseLiteral, TuplesAndMalformedInput) {
   EXPECT_EQ(parse_literal("(7)").dump(), "7");
   EXPECT_EQ(parse_literal("{'a': [1, 2").dump(), R"({"a":[1,2]})");
   EXPECT_EQ(parse_literal("a + b"), "a + b");
+}
+
+TEST(Statements, AssignmentsIndentationAndJoinedLines) {
+  std::string rhs;
+  EXPECT_EQ(assigned_names("a, b = f(x, y=1)", &rhs), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(rhs, "f(x, y=1)");
+  for (const char* not_one : {"a += 1", "a == b", "f(y=1)", "a.b = 2", "x[0] = 1"}) {
+    EXPECT_TRUE(assigned_names(not_one, &rhs).empty()) << not_one;
+  }
+  EXPECT_EQ(indentation("        tmp0 = x"), 8U);
+  EXPECT_EQ(indentation("   "), 3U);
+  const std::vector<std::string> lines = {"    a, b = g(", "        x,", "        y)", "    c = 1"};
+  std::size_t i = 0;
+  EXPECT_EQ(joined_statement(lines, i), "a, b = g( x, y)");
+  EXPECT_EQ(i, 2U);
+  i = 3;
+  EXPECT_EQ(joined_statement(lines, i), "c = 1");
+  EXPECT_EQ(i, 3U);
 }
 
 }  // namespace

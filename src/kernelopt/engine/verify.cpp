@@ -376,6 +376,9 @@ nlohmann::json run_verify(const VerifyOptions& options,
   if (options.propose) {
     // The budget counts the worker's time from here: profiling, ncu and every candidate.
     const auto start = std::chrono::steady_clock::now();
+    const auto spent = [start] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
     search::BeamOptions beam_options = options.beam;
     beam_options.budget_s = search_budget(options, start);
     if (!matches.empty()) say("profiling the segments");
@@ -385,9 +388,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
     // compile against the problem's deadline) the counters would leave nothing for candidates
     // (L3/27 in session 11: 38 s left, all spent before the first candidate). ncu then gets at
     // most half of what is left, and is skipped under a minute.
-    const double left_s =
-        beam_options.budget_s -
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double left_s = beam_options.budget_s - spent();
     const auto ncu_limit = counters_limit(left_s, options.timeout);
     if (options.counters && !matches.empty() && !ncu_limit) {
       counters_note = fmt::format("skipped: {:.0f} s of the search's budget left, under {:.0f} s",
@@ -429,9 +430,11 @@ nlohmann::json run_verify(const VerifyOptions& options,
     // The problem's budget is split among its segments by what each could give (potential_ms):
     // the largest first, and a segment's unspent share passes on, so one segment's beam does not
     // take the whole budget from the others (L3/27, session 11: 120 s on one segment of five).
+    std::map<int, double> potential;  // a segment without a profile: 0
     double remaining_potential = 0;
     for (const int id : order) {
-      if (profiles.count(id) != 0) remaining_potential += search::potential_ms(profiles.at(id));
+      if (profiles.count(id) != 0) potential[id] = search::potential_ms(profiles.at(id));
+      remaining_potential += potential[id];
     }
     const double problem_budget_s = beam_options.budget_s;
     for (const int id : order) {
@@ -501,9 +504,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
         }
         return a;
       };
-      hooks.spent = [&] {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      };
+      hooks.spent = spent;
       std::vector<std::string> names;
       names.reserve(strategies.size());
       for (const auto& st : strategies) {
@@ -512,13 +513,11 @@ nlohmann::json run_verify(const VerifyOptions& options,
       say(fmt::format("seg{}: {} ({}); strategies: {}", id, search::to_string(analysis.bottleneck),
                       analysis.why,
                       names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
-      const double potential =
-          profiles.count(id) != 0 ? search::potential_ms(profiles.at(id)) : 0.0;
-      const double now = hooks.spent();
+      const double now = spent();
       search::BeamOptions segment_options = beam_options;
       segment_options.budget_s =
-          now + search::budget_share(problem_budget_s - now, potential, remaining_potential);
-      remaining_potential -= potential;
+          now + search::budget_share(problem_budget_s - now, potential[id], remaining_potential);
+      remaining_potential -= potential[id];
       const search::BeamResult beam =
           search::beam_search(id, strategies, hooks, segment_options, memory);
       nlohmann::json row = {{"segment", id},

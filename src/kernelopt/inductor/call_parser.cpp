@@ -15,18 +15,9 @@
 
 namespace kernelopt::inductor::detail {
 
-namespace {
-
-int indentation(std::string_view line) {
-  const std::size_t first = line.find_first_not_of(' ');
-  return static_cast<int>(first == std::string_view::npos ? line.size() : first);
-}
-
-}  // namespace
-
 void parse_call(const ModuleLines& module, std::size_t def_index, OutputCode& code) {
   CallStatements parser(code);
-  const int def_indent = indentation(module.lines[def_index]);
+  const std::size_t def_indent = indentation(module.lines[def_index]);
   std::string pending;  // a statement whose brackets are still open
   int balance = 0;
   int first_line = 0;

@@ -177,6 +177,42 @@ bool pointer_param(const std::string& name) {
          name.rfind("in_out_ptr", 0) == 0;
 }
 
+// The function's `def` line renamed `name`, with `added` parameters after its last pointer
+// parameter (the others as written, annotations kept); nullopt when it has no pointer.
+std::optional<std::string> def_with_pointers(const Function& f,
+                                             const std::string& name,
+                                             const std::vector<std::string>& added) {
+  std::string last_pointer;
+  for (const auto& param : f.params) {
+    if (pointer_param(param)) last_pointer = param;
+  }
+  if (last_pointer.empty()) return std::nullopt;
+  const std::string& def = f.head[f.def];
+  const std::size_t open = def.find('(');
+  const auto written =
+      py::split_top_level(std::string_view(def).substr(open + 1, def.size() - open - 3));
+  std::vector<std::string> texts;
+  for (std::size_t i = 0; i < written.size(); ++i) {
+    texts.push_back(written[i]);
+    if (f.params[i] == last_pointer) texts.insert(texts.end(), added.begin(), added.end());
+  }
+  return fmt::format("def {}({}):", name, fmt::join(texts, ", "));
+}
+
+// A launch's arguments with `extra` after its last pointer argument (the last one with a root).
+nlohmann::json args_with(const nlohmann::json& args, const nlohmann::json& extra) {
+  std::size_t last_pointer = 0;
+  for (std::size_t a = 0; a < args.size(); ++a) {
+    if (args[a].contains("root")) last_pointer = a;
+  }
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t a = 0; a < args.size(); ++a) {
+    out.push_back(args[a]);
+    if (a == last_pointer) out.insert(out.end(), extra.begin(), extra.end());
+  }
+  return out;
+}
+
 }  // namespace
 
 std::optional<SplitNorm> split_persistent(const std::string& module, const std::string& source) {
@@ -366,28 +402,15 @@ std::optional<SplitNorm> split_persistent(const std::string& module, const std::
   out.apply_source = apply + body;
   out.apply_params = params;
   // ---- the statistics kernel: the row store replaced by the statistics' stores ----
-  std::string last_pointer;
-  for (const auto& name : f->params) {
-    if (pointer_param(name)) last_pointer = name;
+  std::vector<std::string> stats_params;
+  for (std::size_t s = 0; s < out.stats.size(); ++s) {
+    stats_params.push_back(fmt::format("out_ptr_stats{}", s));
   }
-  const std::string def = f->head[f->def];
-  const std::size_t open = def.find('(');
-  const auto written =
-      py::split_top_level(std::string_view(def).substr(open + 1, def.size() - open - 3));
-  std::vector<std::string> texts;
-  for (std::size_t i = 0; i < written.size(); ++i) {
-    texts.emplace_back(py::trim(written[i]));
-    if (f->params[i] == last_pointer) {
-      for (std::size_t s = 0; s < out.stats.size(); ++s) {
-        texts.push_back(fmt::format("out_ptr_stats{}", s));
-      }
-    }
-  }
+  const auto stats_def = def_with_pointers(*f, kernel, stats_params);
+  if (!stats_def) return std::nullopt;
   std::string stats;
   for (std::size_t i = 0; i < f->head.size(); ++i) {
-    stats +=
-        (i == f->def ? fmt::format("def {}({}):", kernel, fmt::join(texts, ", ")) : f->head[i]) +
-        "\n";
+    stats += (i == f->def ? *stats_def : f->head[i]) + "\n";
   }
   for (const auto& raw : f->body) {
     if (std::string(py::trim(raw)) == lines[*store].text) continue;
@@ -567,37 +590,13 @@ std::optional<Inlined> inline_producer(const std::string& p_source,
   }
   if (out.loads == 0) return std::nullopt;
   // ---- the fused module text: C's, renamed, with P's parameters after C's pointers ----
-  std::string def = c->head[c->def];
-  const std::string c_name = def.substr(4, def.find('(') - 4);
-  out.kernel = c_name + "_fused";
-  std::string last_pointer;
-  for (const auto& name : c->params) {
-    if (pointer_param(name)) last_pointer = name;
-  }
-  if (last_pointer.empty()) return std::nullopt;
-  std::vector<std::string> params;
-  for (const auto& name : c->params) {
-    params.push_back(name);
-    if (name == last_pointer) {
-      params.insert(params.end(), new_params.begin(), new_params.end());
-    }
-  }
-  // The parameter texts as written (annotations kept): rebuild the list by name.
-  const std::size_t open = def.find('(');
-  const auto written =
-      py::split_top_level(std::string_view(def).substr(open + 1, def.size() - open - 3));
-  std::vector<std::string> texts;
-  for (std::size_t i = 0; i < written.size(); ++i) {
-    texts.push_back(written[i]);
-    if (c->params[i] == last_pointer) {
-      texts.insert(texts.end(), new_params.begin(), new_params.end());
-    }
-  }
+  const std::string& def = c->head[c->def];
+  out.kernel = def.substr(4, def.find('(') - 4) + "_fused";
+  const auto fused_def = def_with_pointers(*c, out.kernel, new_params);
+  if (!fused_def) return std::nullopt;
   std::string text;
   for (std::size_t i = 0; i < c->head.size(); ++i) {
-    text +=
-        i == c->def ? fmt::format("def {}({}):", out.kernel, fmt::join(texts, ", ")) : c->head[i];
-    text += "\n";
+    text += (i == c->def ? *fused_def : c->head[i]) + "\n";
   }
   for (const auto& line : fused_body) {
     text += line + "\n";
@@ -709,23 +708,9 @@ std::optional<RecipeMatch> match_fuse(const inductor::OutputCode& code,
         extra.push_back(renamed);
       }
       if (extra.size() != inlined->new_params.size()) break;
-      const nlohmann::json& c_args = c.at("args");
-      std::size_t last_pointer = 0;
-      for (std::size_t a = 0; a < c_args.size(); ++a) {
-        if (c_args[a].contains("root")) last_pointer = a;
-      }
-      nlohmann::json args = nlohmann::json::array();
-      for (std::size_t a = 0; a < c_args.size(); ++a) {
-        args.push_back(c_args[a]);
-        if (a == last_pointer) {
-          for (const auto& e : extra) {
-            args.push_back(e);
-          }
-        }
-      }
       nlohmann::json f = c;
       f["inlined_loads"] = inlined->loads;
-      f["args"] = args;
+      f["args"] = args_with(c.at("args"), extra);
       f["kernel"] = inlined->kernel;
       f["source"] = inlined->source;
       f["fused"] = true;
@@ -739,20 +724,7 @@ std::optional<RecipeMatch> match_fuse(const inductor::OutputCode& code,
       if (r == i && split) {
         // The statistics kernel: P's arguments with the statistics after its pointers.
         nlohmann::json stats = p;
-        nlohmann::json args = nlohmann::json::array();
-        std::size_t last_pointer = 0;
-        for (std::size_t a = 0; a < p.at("args").size(); ++a) {
-          if (p.at("args")[a].contains("root")) last_pointer = a;
-        }
-        for (std::size_t a = 0; a < p.at("args").size(); ++a) {
-          args.push_back(p.at("args")[a]);
-          if (a == last_pointer) {
-            for (const auto& arg : stats_args) {
-              args.push_back(arg);
-            }
-          }
-        }
-        stats["args"] = args;
+        stats["args"] = args_with(p.at("args"), stats_args);
         stats["source"] = split->stats_source;
         stats["split"] = true;
         launches.push_back(std::move(stats));

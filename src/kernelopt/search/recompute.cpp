@@ -42,29 +42,6 @@ struct Stmt {
   std::string rhs;
 };
 
-std::size_t indent(const std::string& line) {
-  return line.find_first_not_of(' ') == std::string::npos ? 0 : line.find_first_not_of(' ');
-}
-
-// `a, b = rhs` or `a = rhs` (not `==`, not augmented): the names, and rhs.
-std::vector<std::string> targets_of(const std::string& text, std::string& rhs) {
-  const auto eq = text.find('=');
-  if (eq == std::string::npos || eq == 0 || text.compare(eq, 2, "==") == 0) return {};
-  const char before = text[eq - 1];
-  if (before == '!' || before == '<' || before == '>' || before == '+' || before == '-' ||
-      before == '*' || before == '/' || before == '%' || before == '&' || before == '|') {
-    return {};
-  }
-  std::vector<std::string> out;
-  for (const auto& part : py::split_top_level(text.substr(0, eq))) {
-    const std::string name(py::trim(part));
-    if (!py::is_identifier(name)) return {};
-    out.push_back(name);
-  }
-  rhs = std::string(py::trim(std::string_view(text).substr(eq + 1)));
-  return out;
-}
-
 // `tl.store(PTR + (ADDR), VALUE, MASK)` or `tl.load(PTR + (ADDR), MASK, ..., other=O)`: the
 // pointer name and the address text; nullopt for another shape.
 struct Access {
@@ -105,7 +82,7 @@ std::optional<Recomputed> recompute_reloads_source(const std::string& source,
   for (std::size_t i = static_cast<std::size_t>(def - lines.begin()) + 1; i < lines.size(); ++i) {
     const std::string t(py::trim(lines[i]));
     if (t.empty()) continue;
-    const std::size_t ind = indent(lines[i]);
+    const std::size_t ind = py::indentation(lines[i]);
     if (ind <= 4) loop = -1;
     if (t.rfind("for ", 0) == 0 || t.rfind("while ", 0) == 0) {
       if (ind != 4 || t.rfind("for r0_offset in ", 0) != 0) return std::nullopt;
@@ -117,15 +94,9 @@ std::optional<Recomputed> recompute_reloads_source(const std::string& source,
     Stmt s;
     s.first = i;
     s.loop = loop;
-    s.text = t;
-    int depth = py::bracket_balance(lines[i]);
-    while (depth > 0 && i + 1 < lines.size()) {
-      ++i;
-      ++s.count;
-      s.text += " " + std::string(py::trim(lines[i]));
-      depth += py::bracket_balance(lines[i]);
-    }
-    s.targets = targets_of(s.text, s.rhs);
+    s.text = py::joined_statement(lines, i);
+    s.count = i - s.first + 1;
+    s.targets = py::assigned_names(s.text, &s.rhs);
     if (s.text.find("atomic") != std::string::npos) return std::nullopt;
     stmts.push_back(std::move(s));
   }
@@ -243,7 +214,7 @@ std::optional<Recomputed> recompute_reloads_source(const std::string& source,
       }
     }
     if (!plain) continue;
-    const std::string pad(indent(lines[load_stmt.first]), ' ');
+    const std::string pad(py::indentation(lines[load_stmt.first]), ' ');
     std::string text;
     for (const std::size_t c : closure) {
       text += pad + stmts[c].text + "\n";
@@ -276,7 +247,7 @@ std::optional<Recomputed> recompute_reloads_source(const std::string& source,
     }
   }
   for (const std::size_t k : dropped_stores) {
-    lines[stmts[k].first] = std::string(indent(lines[stmts[k].first]), ' ') + "pass";
+    lines[stmts[k].first] = std::string(py::indentation(lines[stmts[k].first]), ' ') + "pass";
     for (std::size_t c = 1; c < stmts[k].count; ++c) {
       lines[stmts[k].first + c].clear();
     }

@@ -224,31 +224,13 @@ class Parser {
 
 // ---- statements ----
 
-using inductor::detail::bracket_balance;
+using inductor::detail::assigned_names;
 using inductor::detail::find_closing;
+using inductor::detail::indentation;
 using inductor::detail::split_top_level;
 
 std::string trim(std::string_view text) {
   return std::string(inductor::detail::trim(text));
-}
-
-std::size_t indent_of(const std::string& line) {
-  const auto b = line.find_first_not_of(' ');
-  return b == std::string::npos ? line.size() : b;
-}
-
-// The names a plain assignment's left side binds ("a", or "a, b, c"), with its right side in
-// `rhs`; none when the statement is not one (a comparison, an augmented assignment, a call).
-std::vector<std::string> assigned_names(const std::string& statement, std::string* rhs) {
-  auto [left, right] = inductor::detail::split_keyword(statement);
-  if (left.empty()) return {};
-  std::vector<std::string> names = split_top_level(left);
-  if (!std::all_of(names.begin(), names.end(),
-                   [](const std::string& n) { return inductor::detail::is_identifier(n); })) {
-    return {};
-  }
-  *rhs = std::move(right);
-  return names;
 }
 
 // A logical line: its physical lines joined (an open bracket continues a statement).
@@ -277,14 +259,14 @@ std::optional<OnePass> one_pass_source(const std::string& source) {
   for (std::size_t i = static_cast<std::size_t>(def - lines.begin()) + 1; i < lines.size(); ++i) {
     const std::string t = trim(lines[i]);
     if (t.rfind("for ", 0) == 0 || t.rfind("while ", 0) == 0) {
-      if (indent_of(lines[i]) != 4 || t.rfind("for r0_offset in ", 0) != 0 || t.back() != ':') {
+      if (indentation(lines[i]) != 4 || t.rfind("for r0_offset in ", 0) != 0 || t.back() != ':') {
         return std::nullopt;  // a loop the rewrite does not know
       }
       lines[i] = "    r0_offset = 0";
       ++out.loops;
       for (std::size_t j = i + 1; j < lines.size(); ++j) {
         if (trim(lines[j]).empty()) continue;
-        if (indent_of(lines[j]) <= 4) break;
+        if (indentation(lines[j]) <= 4) break;
         const std::string inner = trim(lines[j]);
         if (inner.rfind("for ", 0) == 0 || inner.rfind("while ", 0) == 0) return std::nullopt;
         lines[j] = lines[j].substr(4);
@@ -302,16 +284,10 @@ std::optional<OnePass> one_pass_source(const std::string& source) {
     if (trim(lines[i]).empty()) continue;
     Statement s;
     s.first = i;
-    s.indent = indent_of(lines[i]);
+    s.indent = indentation(lines[i]);
     s.in_loop = in_loop[i];
-    s.text = trim(lines[i]);
-    int depth = bracket_balance(lines[i]);
-    while (depth > 0 && i + 1 < lines.size()) {
-      ++i;
-      ++s.count;
-      s.text += " " + trim(lines[i]);
-      depth += bracket_balance(lines[i]);
-    }
+    s.text = inductor::detail::joined_statement(lines, i);
+    s.count = i - s.first + 1;
     statements.push_back(std::move(s));
   }
   Names names;
@@ -550,10 +526,10 @@ std::optional<ShiftedSums> shifted_sums_source(const std::string& source) {
       }
     }
     if (init == lines.size() || final_line == lines.size()) return std::nullopt;
-    const std::string pad(indent_of(lines[i]), ' ');
-    const std::string final_pad(indent_of(lines[final_line]), ' ');
+    const std::string pad(indentation(lines[i]), ' ');
+    const std::string final_pad(indentation(lines[final_line]), ' ');
     const std::string zeros = trim(lines[init]).substr((name + "_weight = ").size());
-    const std::string init_pad(indent_of(lines[init]), ' ');
+    const std::string init_pad(indentation(lines[init]), ' ');
     // The new statements, in the names of this reduction: {n} its name, {m} the mask, {v} the
     // value, {w} the element weight.
     const auto text = [&](const char* pattern, const std::string& indent) {

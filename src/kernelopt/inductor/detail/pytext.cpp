@@ -309,6 +309,33 @@ std::pair<std::string, std::string> split_keyword(std::string_view text) {
   return {"", std::string(trim(text))};
 }
 
+std::vector<std::string> assigned_names(std::string_view statement, std::string* rhs) {
+  auto [left, right] = split_keyword(statement);
+  if (left.empty()) return {};
+  std::vector<std::string> names = split_top_level(left);
+  for (const auto& name : names) {
+    if (!is_identifier(name)) return {};
+  }
+  *rhs = std::move(right);
+  return names;
+}
+
+std::size_t indentation(std::string_view line) {
+  const auto first = line.find_first_not_of(' ');
+  return first == std::string_view::npos ? line.size() : first;
+}
+
+std::string joined_statement(const std::vector<std::string>& lines, std::size_t& i) {
+  std::string text(trim(lines[i]));
+  int depth = bracket_balance(lines[i]);
+  while (depth > 0 && i + 1 < lines.size()) {
+    ++i;
+    text += " " + std::string(trim(lines[i]));
+    depth += bracket_balance(lines[i]);
+  }
+  return text;
+}
+
 bool is_identifier(std::string_view text) {
   if (text.empty() || !is_ident_start(text[0])) return false;
   for (const char c : text) {

@@ -39,6 +39,17 @@ std::vector<std::string> split_top_level(std::string_view text, char sep = ',');
 // {"", text} when the text is not a keyword argument or assignment.
 std::pair<std::string, std::string> split_keyword(std::string_view text);
 
+// The names a plain assignment's left side binds ("a", or "a, b, c"), with its right side in
+// `rhs`; none when the statement is not one (a comparison, an augmented assignment, a call).
+std::vector<std::string> assigned_names(std::string_view statement, std::string* rhs);
+
+// How many spaces start the line (its length when it is all spaces).
+std::size_t indentation(std::string_view line);
+
+// Line `i` trimmed and joined, with single spaces, to the lines after it while a bracket it opens
+// is still open (one Python statement over several physical lines); `i` is left at its last line.
+std::string joined_statement(const std::vector<std::string>& lines, std::size_t& i);
+
 // Whether `text` is a Python identifier.
 bool is_identifier(std::string_view text);
 
