@@ -150,6 +150,7 @@ std::optional<Recomputed> recompute_reloads_source(const std::string& source,
     const std::string& store_mask = st.args[1];
     std::string load_mask;
     std::string other = "0.0";
+    bool unknown_keyword = false;
     for (std::size_t a = 0; a < load->args.size(); ++a) {
       const std::string& arg = load->args[a];
       if (arg.rfind("other=", 0) == 0) {
@@ -158,10 +159,10 @@ std::optional<Recomputed> recompute_reloads_source(const std::string& source,
       } else if (a == 0 && arg.find('=') == std::string::npos) {
         load_mask = arg;
       } else {
-        load_mask = "?";  // a keyword this does not know
+        unknown_keyword = true;
       }
     }
-    if (load_mask != store_mask || !py::is_identifier(value)) continue;
+    if (unknown_keyword || load_mask != store_mask || !py::is_identifier(value)) continue;
     // The statements of the earlier walk that the value and the address need, in order.
     const int walk = stmts[*store].loop;
     std::set<std::size_t> closure;
