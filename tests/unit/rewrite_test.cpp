@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -80,6 +81,39 @@ TEST(Rewrite, InstanceNormAfterAConvolutionBecomesOnePass) {
   const std::string candidate = search::candidate_source(m, 3, search::recipe_settings(m).front());
   EXPECT_NE(candidate.find("R0_BLOCK=16384"), std::string::npos) << candidate;
   EXPECT_NE(candidate.find("rewrite proposer"), std::string::npos);
+}
+
+TEST(Rewrite, SoftmaxOverChannelsStoredTransposedStartsWithManyRowsAProgram) {
+  // L2/91: a softmax over the 128 channels of a channels-last convolution output, stored to an
+  // NCHW tensor (`out_ptr2 + (x0 + 16641*r0_2 + ...)`). One row a program writes 128 scattered
+  // elements (measured 0.31x on the H200); 32 rows write 128 contiguous bytes per channel.
+  const auto found = rewrites(
+      parse(fixture("h200_level2_91_ConvTranspose2d_Softmax_BiasAdd_Scaling_Sigmoid_graph_0.py")));
+  ASSERT_EQ(found.size(), 1U);
+  const auto& m = found.front();
+  ASSERT_EQ(m.params.at("rewrite").at("transform"), "one_pass");
+  EXPECT_EQ(m.params.at("fixed").at("R0_BLOCK"), 128);
+  const auto settings = search::recipe_settings(m);
+  ASSERT_GE(settings.size(), 4U);
+  EXPECT_EQ(settings.front().at("XBLOCK"), 32) << settings.front();
+  std::set<int> rows;
+  for (const auto& s : settings) {
+    const int x = s.at("XBLOCK").get<int>();
+    rows.insert(x);
+    EXPECT_LE(x * 128 / (32 * s.at("num_warps").get<int>()), 32) << s;
+  }
+  EXPECT_TRUE(rows.count(64) == 1 && rows.count(16) == 1 && rows.count(1) == 1);
+  const std::string candidate = search::candidate_source(m, 0, settings.front());
+  EXPECT_NE(candidate.find("XBLOCK=32"), std::string::npos) << candidate;
+}
+
+TEST(Rewrite, RowsReadInOrderKeepTheOneRowSettingsFirst) {
+  // L2/17's rows of 15876 are strided too (`128*r0_1`), but two rows already fill 32 warps at
+  // 32 elements a thread: no many-row settings, one row a program first.
+  const auto found =
+      rewrites(parse(fixture("h200_level2_17_Conv2d_InstanceNorm_Divide_graph_0.py")));
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(search::recipe_settings(found.front()).front().at("XBLOCK"), 1);
 }
 
 TEST(Rewrite, CausalSoftmaxReusesBothRowsAcrossItsInPlaceStore) {

@@ -668,6 +668,37 @@ std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
   return m;
 }
 
+namespace {
+
+// Whether a load or store of the kernel walks its row with a stride: an address with an integer
+// above 1 times a row index (Inductor's `r0_1`, `r0_2`, ...), as in `out_ptr0 + (x0 + 16641*r0_2)`
+// (a softmax over the channels of an NCHW tensor) or `in_ptr0 + (x2 + 128*r0_1)` (rows over the
+// pixels of a channels-last one). Such an access is coalesced only across the program's rows.
+bool row_strided(const std::string& source) {
+  for (const char* call : {"tl.load(", "tl.store("}) {
+    for (std::size_t at = source.find(call); at != std::string::npos;
+         at = source.find(call, at + 1)) {
+      const std::size_t end = source.find('\n', at);
+      const std::string line = source.substr(at, end == std::string::npos ? end : end - at);
+      for (std::size_t star = line.find("*r0_"); star != std::string::npos;
+           star = line.find("*r0_", star + 1)) {
+        std::size_t begin = star;
+        while (begin > 0 && std::isdigit(static_cast<unsigned char>(line[begin - 1])) != 0) {
+          --begin;
+        }
+        if (begin == star) continue;
+        const std::string factor = line.substr(begin, star - begin);
+        const char before = begin == 0 ? ' ' : line[begin - 1];
+        if (std::isalnum(static_cast<unsigned char>(before)) != 0 || before == '_') continue;
+        if (factor.size() > 1 || factor[0] > '1') return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 std::vector<nlohmann::json> rewrite_settings(const RecipeMatch& match) {
   if (match.params.at("rewrite").value("transform", "") != "one_pass") {
     // Shifted sums: Inductor's kernel's own launch, tuned as config tunes it; a segment: each
@@ -688,6 +719,19 @@ std::vector<nlohmann::json> rewrite_settings(const RecipeMatch& match) {
       out.push_back(std::move(s));
     }
   };
+  // 32 elements a thread in 32 warps: the most rows a program holds.
+  constexpr std::int64_t kMostElements = std::int64_t{32} * 32 * 32;
+  const std::int64_t most_rows = kMostElements / row;
+  if (most_rows >= 16 && row_strided(match.params.at("source").get<std::string>())) {
+    // A strided row is read or written 128 bytes at a time only when 32 rows share a program:
+    // those first (16 to 64 rows, 16 or 32 elements a thread).
+    for (const std::int64_t want : {32, 64, 16}) {
+      const std::int64_t rows = std::min(want, most_rows);
+      const std::int64_t warps = warps_for(rows * row);
+      add(rows, warps);
+      if (rows * row * 2 <= kMostElements / 32 * warps) add(rows, warps / 2);
+    }
+  }
   add(1, warps_for(row));
   add(1, warps_for(row) / 2);
   add(1, warps_for(row) * 2);
