@@ -241,10 +241,12 @@ TEST(RecipeMatch, MaxPoolOfAnUnsqueezedInput) {
                                        {"stride", {1, 1}},
                                        {"padding", {0, 4}},
                                        {"dilation", {1, 3}},
-                                       {"ceil_mode", false}}));
+                                       {"ceil_mode", false},
+                                       {"columns", 65523}}));
   const std::string text = search::candidate_source(*m, 0, search::recipe_settings(*m).at(0));
   EXPECT_NE(text.find("x = inputs[\"arg0_1\"].unsqueeze(-2)"), std::string::npos) << text;
-  EXPECT_NE(text.find("max_pool(x, out, [1, 8], [1, 1], [0, 4], [1, 3], rows=4, block=256, "
+  // Rows of 65523 output columns: 1024 columns a program first.
+  EXPECT_NE(text.find("max_pool(x, out, [1, 8], [1, 1], [0, 4], [1, 3], rows=1, block=1024, "
                       "num_warps=4, ceil_mode=False)"),
             std::string::npos)
       << text;
@@ -319,8 +321,9 @@ TEST(RecipeMatch, AveragePools) {
         {"dilation", {1, 1}},
         {"ceil_mode", false},
         {"count_include_pad", true},
-        {"divisor_override", nullptr}},
-       "avg_pool(x, out, [1, 5], [1, 3], [0, 0], False, True, None, rows=4, block=256, "
+        {"divisor_override", nullptr},
+        {"columns", 9999}},
+       "avg_pool(x, out, [1, 5], [1, 3], [0, 0], False, True, None, rows=1, block=1024, "
        "num_warps=4)"},
       {"h200_example_avg_pool_2d_graph_0.py",
        {{"op", "avg"},
@@ -332,8 +335,10 @@ TEST(RecipeMatch, AveragePools) {
         {"dilation", {1, 1}},
         {"ceil_mode", false},
         {"count_include_pad", true},
-        {"divisor_override", nullptr}},
-       "avg_pool(x, out, [3, 3], [2, 2], [1, 1], False, True, None, "},
+        {"divisor_override", nullptr},
+        {"columns", 76}},
+       "avg_pool(x, out, [3, 3], [2, 2], [1, 1], False, True, None, rows=8, block=128, "
+       "num_warps=4)"},
       {"h200_example_avg_pool_3d_graph_0.py",
        {{"op", "avg"},
         {"x", "arg0_1"},
@@ -344,8 +349,11 @@ TEST(RecipeMatch, AveragePools) {
         {"dilation", {1, 1, 1}},
         {"ceil_mode", false},
         {"count_include_pad", true},
-        {"divisor_override", nullptr}},
-       "avg_pool(x, out, [2, 2, 2], [2, 2, 2], [0, 0, 0], False, True, None, "}};
+        {"divisor_override", nullptr},
+        {"columns", 45}},
+       // Rows of 45 columns: 64 columns and 16 rows a program, not a quarter of 256 columns.
+       "avg_pool(x, out, [2, 2, 2], [2, 2, 2], [0, 0, 0], False, True, None, rows=16, block=64, "
+       "num_warps=4)"}};
   for (const auto& c : cases) {
     SCOPED_TRACE(c.file);
     const Captured cap = real(c.file);
@@ -830,8 +838,9 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
     }
   }
   ASSERT_GE(jobs.size(), 15U);  // most of the 35 captures are one-launch segments
-  // The rewrite's ten: one pass for the L1 normalization of rows (20000), L2/17's instance norm
-  // (15876) and L3/43's causal softmax (512, a kernel among five launches); shifted sums for the
+  // The rewrite's eleven: one pass for the L1 normalization of rows (20000), L2/17's instance norm
+  // (15876), L2/91's softmax over 128 channels and L3/43's causal softmax (512, a kernel among
+  // five launches); shifted sums for the
   // Welford loops of L1/33, L1/35, L2/11, L2/19, L2/73 (its padded first stage) and L2/85; L2/15's
   // shifted sums with its batch norm's output computed again instead of reloaded.
   EXPECT_EQ(std::count_if(jobs.begin(), jobs.end(),
@@ -839,7 +848,7 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
                             return j.at("candidate").get<std::string>().find("_rewrite.py") !=
                                    std::string::npos;
                           }),
-            10);
+            11);
   // The fuse rewrite's six: L2/11, L2/65 and L2/85 (a norm or a bias inlined into a pool), L2/43
   // (a bias inlined into a pooled logsumexp that writes a reinterpreted buffer), L2/3 (a layer
   // norm split into its rows' statistics and the pool that computes the rows it reads), and

@@ -776,9 +776,19 @@ std::optional<RecipeMatch> match_pool(const inductor::OutputCode& code,
   const auto ceil = flag(avg ? 4 : 5, false);
   const auto count_pad = flag(5, true);
   if (!ceil || (avg && !count_pad)) return std::nullopt;
+  // The output's last dimension, as PyTorch sizes it: the starting settings fit their columns to
+  // it (L1/43's rows of 62 filled a quarter of 256 columns).
+  std::optional<long> columns;
+  if (const auto width = integer(x->shape.back()); width && stride->back() > 0) {
+    const long span = *width + 2 * padding->back() - dilation->back() * (kernel->back() - 1) - 1;
+    columns = (span + (*ceil ? stride->back() - 1 : 0)) / stride->back() + 1;
+    if (*ceil && (*columns - 1) * stride->back() >= *width + padding->back()) --*columns;
+    if (span < 0 || *columns <= 0) return std::nullopt;
+  }
   nlohmann::json params = {{"op", avg ? "avg" : "max"}, {"x", x->name},      {"unsqueeze", nullptr},
                            {"kernel", *kernel},         {"stride", *stride}, {"padding", *padding},
                            {"dilation", *dilation},     {"ceil_mode", *ceil}};
+  if (columns) params["columns"] = *columns;
   if (lift_dim) params["unsqueeze"] = *lift_dim;
   if (avg) {
     params["count_include_pad"] = *count_pad;
@@ -1052,10 +1062,16 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
              {"num_stages", 4}}};
   }
   if (match.recipe == "pool") {
-    // Output rows x contiguous output columns per program.
-    return {{{"rows", 4}, {"block", 256}, {"num_warps", 4}},
-            {{"rows", 1}, {"block", 1024}, {"num_warps", 4}},
-            {{"rows", 8}, {"block", 128}, {"num_warps", 8}}};
+    // Output rows x contiguous output columns per program: columns as many as the output's rows
+    // have (a power of two, at most 1024), rows to 1024 and 2048 elements a program; then, for
+    // rows of 256 columns or more, four rows of 256.
+    const std::int64_t columns = match.params.value("columns", std::int64_t{256});
+    const std::int64_t block = std::clamp<std::int64_t>(next_power_of_two(columns), 32, 1024);
+    std::vector<nlohmann::json> settings = {
+        {{"rows", std::max<std::int64_t>(1, 1024 / block)}, {"block", block}, {"num_warps", 4}},
+        {{"rows", std::max<std::int64_t>(1, 2048 / block)}, {"block", block}, {"num_warps", 8}}};
+    if (columns >= 256) settings.push_back({{"rows", 4}, {"block", 256}, {"num_warps", 4}});
+    return settings;
   }
   if (match.recipe == "scan") {
     // Inductor's looped scan runs one row per program in 1024-2048 chunks; a row per program with
