@@ -152,7 +152,8 @@ TEST(RecipeMatch, ScanForwardAndMasked) {
                                        {"mask", nullptr},
                                        {"reverse", false},
                                        {"op", "sum"},
-                                       {"minus", false}}));
+                                       {"minus", false},
+                                       {"columns", 32768}}));
   const Captured masked = real("h200_level1_93_masked_cumsum_graph_0.py");
   const auto mm = search::match_recipe(masked.run.code, masked.map, masked.map.segments.at(0));
   ASSERT_TRUE(mm.has_value());
@@ -161,7 +162,8 @@ TEST(RecipeMatch, ScanForwardAndMasked) {
                                         {"mask", "arg1_1"},
                                         {"reverse", false},
                                         {"op", "sum"},
-                                        {"minus", false}}));
+                                        {"minus", false},
+                                        {"columns", 32768}}));
   EXPECT_NE(mm->why.find("times a b8 mask"), std::string::npos) << mm->why;
   for (const char* name :
        {"h200_level1_23_Softmax_graph_0.py", "h200_level1_51_Argmax_over_a_dimension_graph_0.py",
@@ -183,10 +185,12 @@ TEST(RecipeMatch, ScanReversedOnTheRealCapture) {
   const auto m = search::match_recipe(c.run.code, c.map, c.map.segments[0]);
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->recipe, "scan");
-  EXPECT_EQ(
-      m->params,
-      (nlohmann::json{
-          {"x", "arg0_1"}, {"mask", nullptr}, {"reverse", true}, {"op", "sum"}, {"minus", false}}));
+  EXPECT_EQ(m->params, (nlohmann::json{{"x", "arg0_1"},
+                                       {"mask", nullptr},
+                                       {"reverse", true},
+                                       {"op", "sum"},
+                                       {"minus", false},
+                                       {"columns", 32768}}));
 }
 
 // The same with aten.flip nodes (the form before decomposition), written into the real cumsum
@@ -220,10 +224,12 @@ TEST(RecipeMatch, ScanReversedByTwoFlips) {
   };
   const auto reversed = with("1", "-1");
   ASSERT_TRUE(reversed.has_value());
-  EXPECT_EQ(
-      reversed->params,
-      (nlohmann::json{
-          {"x", "arg0_1"}, {"mask", nullptr}, {"reverse", true}, {"op", "sum"}, {"minus", false}}));
+  EXPECT_EQ(reversed->params, (nlohmann::json{{"x", "arg0_1"},
+                                              {"mask", nullptr},
+                                              {"reverse", true},
+                                              {"op", "sum"},
+                                              {"minus", false},
+                                              {"columns", 32768}}));
   EXPECT_FALSE(with("0", "1").has_value());  // a flip over another dimension
 }
 
@@ -396,16 +402,50 @@ TEST(RecipeMatch, CumprodAndCumsumMinusTheElement) {
                                         {"mask", nullptr},
                                         {"reverse", false},
                                         {"op", "prod"},
-                                        {"minus", false}}));
+                                        {"minus", false},
+                                        {"columns", 12000}}));
   const auto ex = real("h200_example_exclusive_cumsum_graph_0.py");
   const auto me = search::match_recipe(ex.run.code, ex.map, ex.map.segments.at(0));
   ASSERT_TRUE(me.has_value());
-  EXPECT_EQ(
-      me->params,
-      (nlohmann::json{
-          {"x", "arg0_1"}, {"mask", nullptr}, {"reverse", false}, {"op", "sum"}, {"minus", true}}));
+  EXPECT_EQ(me->params, (nlohmann::json{{"x", "arg0_1"},
+                                        {"mask", nullptr},
+                                        {"reverse", false},
+                                        {"op", "sum"},
+                                        {"minus", true},
+                                        {"columns", 15000}}));
   const std::string text = search::candidate_source(*me, 0, search::recipe_settings(*me).at(0));
   EXPECT_NE(text.find("\"sum\", minus=True)"), std::string::npos) << text;
+}
+
+// Scans of short rows: a chunk as long as the row and several rows a program (rows of 100: chunks
+// of 128, 16, 32 and 8 rows); long rows keep one row a program in wide chunks.
+TEST(RecipeMatch, ScanSettingsFitShortRows) {
+  search::RecipeMatch m{"scan",
+                        {{"x", "arg0_1"},
+                         {"mask", nullptr},
+                         {"reverse", false},
+                         {"op", "sum"},
+                         {"minus", false},
+                         {"columns", 100}},
+                        "cumsum"};
+  const auto short_rows = search::recipe_settings(m);
+  ASSERT_EQ(short_rows.size(), 3U);
+  for (const auto& s : short_rows)
+    EXPECT_EQ(s.at("block"), 128) << s;
+  EXPECT_EQ(short_rows[0].at("rows"), 16);
+  EXPECT_EQ(short_rows[1].at("rows"), 32);
+  EXPECT_EQ(short_rows[2].at("rows"), 8);
+  for (const auto& next : search::recipe_neighbours(m, short_rows[0])) {
+    EXPECT_LE(next.at("rows").get<int>() * next.at("block").get<int>(), 16384) << next;
+  }
+  m.params["columns"] = 5;  // at least 16 columns a chunk, at most 64 rows
+  EXPECT_EQ(search::recipe_settings(m).front(),
+            (nlohmann::json{{"rows", 64}, {"block", 16}, {"num_warps", 4}}));
+  m.params["columns"] = 32768;
+  EXPECT_EQ(search::recipe_settings(m).front(),
+            (nlohmann::json{{"rows", 1}, {"block", 2048}, {"num_warps", 8}}));
+  const std::string text = search::candidate_source(m, 0, search::recipe_settings(m).front());
+  EXPECT_NE(text.find("False, 1, 2048, 8, \"sum\", minus=False)"), std::string::npos) << text;
 }
 
 // nn.GroupNorm on the real L1/35 capture (a statistics launch and a normalization launch): one

@@ -513,6 +513,9 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
                            {"op", prod ? "prod" : "sum"},
                            {"minus", minus != nullptr}};
   if (mask != nullptr) params["mask"] = mask->name;
+  if (const auto columns = integer(x->shape.back()); columns && *columns > 0) {
+    params["columns"] = *columns;  // the row's length: short rows get programs of several rows
+  }
   return RecipeMatch{
       "scan", params,
       fmt::format("{}{}{} over the last dim of {}[{}]{}", reverse ? "reversed " : "",
@@ -1074,8 +1077,20 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
     return settings;
   }
   if (match.recipe == "scan") {
+    // Rows shorter than 1024: a chunk as long as the row (a power of two) and as many rows a
+    // program as make 2048, 4096 and 1024 elements (at most 64 rows).
+    const std::int64_t columns = match.params.value("columns", std::int64_t{0});
+    if (columns > 0 && columns < 1024) {
+      const std::int64_t block = std::max<std::int64_t>(16, next_power_of_two(columns));
+      const auto rows = [&](std::int64_t elements) {
+        return std::clamp<std::int64_t>(elements / block, 1, 64);
+      };
+      return {{{"rows", rows(2048)}, {"block", block}, {"num_warps", 4}},
+              {{"rows", rows(4096)}, {"block", block}, {"num_warps", 8}},
+              {{"rows", rows(1024)}, {"block", block}, {"num_warps", 2}}};
+    }
     // Inductor's looped scan runs one row per program in 1024-2048 chunks; a row per program with
-    // wide chunks, and several rows per program for short rows.
+    // wide chunks, and several rows per program for shorter rows.
     return {{{"rows", 1}, {"block", 2048}, {"num_warps", 8}},
             {{"rows", 1}, {"block", 1024}, {"num_warps", 4}},
             {{"rows", 4}, {"block", 512}, {"num_warps", 8}}};
@@ -1137,7 +1152,7 @@ std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
     elements = {"rows", "block"};
     max_elements = 8192;
   } else if (match.recipe == "scan") {
-    knobs = {{"rows", 1, 16}, {"block", 128, 8192}, {"num_warps", 1, 16}};
+    knobs = {{"rows", 1, 64}, {"block", 16, 8192}, {"num_warps", 1, 16}};
     elements = {"rows", "block"};
   } else if (match.recipe == "cross_entropy") {
     knobs = {{"rows", 1, 8}, {"num_warps", 1, 32}};
