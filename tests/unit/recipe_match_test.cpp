@@ -430,8 +430,9 @@ TEST(RecipeMatch, ScanSettingsFitShortRows) {
                         "cumsum"};
   const auto short_rows = search::recipe_settings(m);
   ASSERT_EQ(short_rows.size(), 3U);
-  for (const auto& s : short_rows)
+  for (const auto& s : short_rows) {
     EXPECT_EQ(s.at("block"), 128) << s;
+  }
   EXPECT_EQ(short_rows[0].at("rows"), 16);
   EXPECT_EQ(short_rows[1].at("rows"), 32);
   EXPECT_EQ(short_rows[2].at("rows"), 8);
