@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -72,7 +73,8 @@ void expect_golden(const fs::path& path, const std::string& actual) {
 }
 
 bool parses_as_python(const std::string& text) {
-  const fs::path tmp = fs::temp_directory_path() / "kernelopt_recompose_check.py";
+  const fs::path tmp =
+      fs::temp_directory_path() / ("kernelopt_recompose_check_" + std::to_string(getpid()) + ".py");
   std::ofstream(tmp, std::ios::binary) << text;
   const std::string command =
       "python3 -c \"import ast,sys; ast.parse(open(sys.argv[1]).read())\" " + tmp.string();
@@ -226,7 +228,8 @@ TEST(Recompose, ExternProductReplacedWhenNotDispatchAware) {
   const Patched aware = patch("a_runner_mixed.py");
   EXPECT_EQ(p.faces[2].inputs, aware.faces[1].inputs);
   EXPECT_EQ(p.faces[2].outputs, aware.faces[1].outputs);
-  const fs::path tmp = fs::temp_directory_path() / "kernelopt_extern_recomposed.py";
+  const fs::path tmp = fs::temp_directory_path() /
+                       ("kernelopt_extern_recomposed_" + std::to_string(getpid()) + ".py");
   std::ofstream(tmp) << p.recomposed;
   const std::string command =
       "python3 -c \"import ast,sys; ast.parse(open(sys.argv[1]).read())\" " + tmp.string();

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -130,7 +131,8 @@ TEST(Cli, MatchListsTheStrategiesOfACapturedGraphOffline) {
   const std::string capture = std::string(KERNELOPT_SOURCE_DIR) +
                               "/tests/fixtures/output_code/real/"
                               "h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py";
-  const auto dir = std::filesystem::temp_directory_path() / "kernelopt_cli_match";
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("kernelopt_cli_match_" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
   const Result r = run("match " + capture + " --json " + (dir / "match.json").string());
   EXPECT_EQ(r.code, 0) << r.output;
@@ -174,7 +176,8 @@ TEST(Cli, MatchWritesEachStrategysFirstCandidate) {
   const std::string capture = std::string(KERNELOPT_SOURCE_DIR) +
                               "/tests/fixtures/output_code/real/"
                               "h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py";
-  const auto dir = std::filesystem::temp_directory_path() / "kernelopt_cli_match_write";
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("kernelopt_cli_match_write_" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
   const Result r = run("match " + capture + " --write " + (dir / "cands").string() + " --json " +
                        (dir / "match.json").string());

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -41,10 +43,18 @@ TEST(RecipeMatch, ReductionsOverAMiddleDimension) {
   const auto argmax = first_match(real("h200_level1_51_Argmax_over_a_dimension_graph_0.py"));
   ASSERT_TRUE(argmax.has_value());
   EXPECT_EQ(argmax->recipe, "reduce_dim");
-  EXPECT_EQ(argmax->params, (nlohmann::json{{"op", "argmax"}, {"dim", 1}}));
+  EXPECT_EQ(argmax->params, (nlohmann::json{{"op", "argmax"}, {"dim", 1}, {"columns", 4095}}));
   const auto sum = first_match(real("h200_level1_47_Sum_reduction_over_a_dimension_graph_0.py"));
   ASSERT_TRUE(sum.has_value());  // sum.dim_IntList(x, [1], True): keepdim is fine
-  EXPECT_EQ(sum->params, (nlohmann::json{{"op", "sum"}, {"dim", 1}}));
+  EXPECT_EQ(sum->params, (nlohmann::json{{"op", "sum"}, {"dim", 1}, {"columns", 4095}}));
+  // 4095 columns: the tiles the H200 chose (8 x 128 first).
+  EXPECT_EQ(search::recipe_settings(*sum).front(),
+            (nlohmann::json{{"rows_per_step", 8}, {"cols_per_program", 128}, {"num_warps", 4}}));
+  // Seven columns (a reduction over the channels of [N, C, 7]): 16-column tiles, 32 rows a step.
+  search::RecipeMatch narrow = *sum;
+  narrow.params["columns"] = 7;
+  EXPECT_EQ(search::recipe_settings(narrow).front(),
+            (nlohmann::json{{"rows_per_step", 32}, {"cols_per_program", 16}, {"num_warps", 4}}));
 }
 
 TEST(RecipeMatch, NotWhereItDoesNotApply) {
@@ -272,7 +282,8 @@ TEST(RecipeMatch, CandidateSourceIsPythonThatCallsTheRecipe) {
   const std::string text = search::candidate_source(m, 3, {{"rows_per_step", 2}});
   EXPECT_NE(text.find("from kernelopt.recipes.reduce_dim import reduce_dim"), std::string::npos);
   EXPECT_NE(text.find("reduce_dim(x, out, 2, \"min\", 2, 256, 4)"), std::string::npos);
-  const fs::path tmp = fs::temp_directory_path() / "kernelopt_recipe_candidate.py";
+  const fs::path tmp = fs::temp_directory_path() /
+                       ("kernelopt_recipe_candidate_" + std::to_string(getpid()) + ".py");
   std::ofstream(tmp) << text;
   const std::string command =
       "python3 -c \"import ast,sys; ast.parse(open(sys.argv[1]).read())\" " + tmp.string();
@@ -380,15 +391,15 @@ TEST(RecipeMatch, AveragePools) {
 
 // Reductions over a middle dimension beyond sum/max/argmax: mean.dim, prod.dim_int, argmin.
 TEST(RecipeMatch, MeanProdArgminOverAMiddleDimension) {
-  const std::vector<std::pair<const char*, const char*>> cases = {
-      {"h200_example_mean_middle_graph_0.py", "mean"},
-      {"h200_example_prod_middle_graph_0.py", "prod"},
-      {"h200_example_argmin_middle_graph_0.py", "argmin"}};
-  for (const auto& [file, op] : cases) {
+  const std::vector<std::tuple<const char*, const char*, int>> cases = {
+      {"h200_example_mean_middle_graph_0.py", "mean", 2100},
+      {"h200_example_prod_middle_graph_0.py", "prod", 30000},
+      {"h200_example_argmin_middle_graph_0.py", "argmin", 6001}};
+  for (const auto& [file, op, columns] : cases) {
     SCOPED_TRACE(file);
     const auto m = first_match(real(file));
     ASSERT_TRUE(m.has_value());
-    EXPECT_EQ(m->params, (nlohmann::json{{"op", op}, {"dim", 1}}));
+    EXPECT_EQ(m->params, (nlohmann::json{{"op", op}, {"dim", 1}, {"columns", columns}}));
   }
 }
 
@@ -635,7 +646,8 @@ TEST(RecipeMatch, GemmOnExternProductsWhenNotDispatchAware) {
       << source;
   EXPECT_NE(source.find("gemm(a, b, out, bias, 1, 1, block_m=32, block_n=64"), std::string::npos)
       << source;
-  const fs::path tmp = fs::temp_directory_path() / "kernelopt_gemm_candidate.py";
+  const fs::path tmp =
+      fs::temp_directory_path() / ("kernelopt_gemm_candidate_" + std::to_string(getpid()) + ".py");
   std::ofstream(tmp) << source;
   const std::string command =
       "python3 -c \"import ast,sys; ast.parse(open(sys.argv[1]).read())\" " + tmp.string();
@@ -748,7 +760,8 @@ TEST(RecipeMatch, ConfigRelaunchesInductorsKernels) {
     EXPECT_LE(next.value("XBLOCK", 1), 16) << next;  // 1024-wide rows: 16 rows at most
   }
 
-  const fs::path dir = fs::temp_directory_path() / "kernelopt_config_candidates";
+  const fs::path dir =
+      fs::temp_directory_path() / ("kernelopt_config_candidates_" + std::to_string(getpid()));
   fs::create_directories(dir);
   std::ofstream(dir / "relu.py") << search::candidate_source(
       *relu, 0, {{"XBLOCK", 4096}, {"num_warps", 2}, {"num_stages", 1}});
@@ -851,7 +864,8 @@ nlohmann::json known_interface(const inductor::OutputCode& code, const analysis:
 // compiles for sm_90 through G1's static check, on the CPU: the decorator-free (and rewritten)
 // source is a valid Triton module, the launch binds every argument, and the settings are legal.
 TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
-  const fs::path dir = fs::temp_directory_path() / "kernelopt_config_static";
+  const fs::path dir =
+      fs::temp_directory_path() / ("kernelopt_config_static_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   nlohmann::json jobs = nlohmann::json::array();

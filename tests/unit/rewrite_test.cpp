@@ -8,6 +8,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -305,7 +306,8 @@ TEST(Rewrite, OnePassKernelComputesWhatInductorsDoesUnderTheInterpreter) {
     }
   }
   ASSERT_TRUE(config.has_value());
-  const fs::path dir = fs::temp_directory_path() / "kernelopt_rewrite_interpreted";
+  const fs::path dir =
+      fs::temp_directory_path() / ("kernelopt_rewrite_interpreted_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::ofstream(dir / "looped.py")
@@ -368,7 +370,8 @@ TEST(Rewrite, ShiftedSumsComputeTheGroupNormUnderTheInterpreter) {
                                    {"k0_num_warps", 2},
                                    {"k1_XBLOCK", 512},
                                    {"k1_num_warps", 4}};
-  const fs::path dir = fs::temp_directory_path() / "kernelopt_shifted_sums";
+  const fs::path dir =
+      fs::temp_directory_path() / ("kernelopt_shifted_sums_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::ofstream(dir / "welford.py") << search::candidate_source(*config, 0, settings);
@@ -467,7 +470,8 @@ def stats(in_ptr0, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.c
   replace_all(partial, "tmp8 = tl.full([1, 1], 0.0, tl.float32)",
               "tmp8 = tl.full([1, 1], 0.5, tl.float32)");
   EXPECT_FALSE(search::shifted_sums_source(partial).has_value());
-  const fs::path dir = fs::temp_directory_path() / "kernelopt_shifted_padded";
+  const fs::path dir =
+      fs::temp_directory_path() / ("kernelopt_shifted_padded_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::ofstream(dir / "welford.py") << kernel;
@@ -597,7 +601,8 @@ TEST(Recompute, SecondWalkComputesTheStoredValueAgainUnderTheInterpreter) {
   }
   EXPECT_NE(kept->source.find("tl.store(out_ptr0"), std::string::npos) << kept->source;
   EXPECT_EQ(dropped->source.find("tl.store(out_ptr0"), std::string::npos) << dropped->source;
-  const fs::path dir = fs::temp_directory_path() / "kernelopt_recompute";
+  const fs::path dir =
+      fs::temp_directory_path() / ("kernelopt_recompute_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string head = "import triton\nimport triton.language as tl\n\n@triton.jit\n";
@@ -802,7 +807,8 @@ TEST(Fuse, FusedCandidateComputesTheModelUnderTheInterpreter) {
   }
   const auto m = first_fuse(parse(text));
   ASSERT_TRUE(m.has_value());
-  const fs::path dir = fs::temp_directory_path() / "kernelopt_fuse_interpreted";
+  const fs::path dir =
+      fs::temp_directory_path() / ("kernelopt_fuse_interpreted_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::ofstream(dir / "fused.py") << search::candidate_source(*m, 1,
@@ -873,7 +879,8 @@ TEST(Fuse, PersistentNormSplitIntoItsStatisticsAndThePoolThatReadsIt) {
   }
   const auto small = first_fuse(parse(text));
   ASSERT_TRUE(small.has_value());
-  const fs::path dir = fs::temp_directory_path() / "kernelopt_fuse_split";
+  const fs::path dir =
+      fs::temp_directory_path() / ("kernelopt_fuse_split_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::ofstream(dir / "fused.py") << search::candidate_source(
@@ -1088,7 +1095,8 @@ TEST(Fuse, TemplateCandidateComputesTheModelUnderTheInterpreter) {
                                        {"k6_YBLOCK", 64}};
   settings.update(few_programs);
   const std::string source = search::candidate_source(*m, 0, settings);
-  const fs::path dir = fs::temp_directory_path() / "kernelopt_fuse_template_interpreted";
+  const fs::path dir = fs::temp_directory_path() /
+                       ("kernelopt_fuse_template_interpreted_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::ofstream(dir / "fused.py") << source;

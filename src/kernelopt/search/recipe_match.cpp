@@ -275,8 +275,16 @@ std::optional<RecipeMatch> match_reduce_dim(const inductor::OutputCode& code,
   if (!dim || rank < 2 || input->stride.size() != input->shape.size()) return std::nullopt;
   if (*dim < 0) *dim += rank;
   if (*dim < 0 || *dim >= rank - 1 || !contiguous_after(*input, *dim)) return std::nullopt;
-  return RecipeMatch{"reduce_dim",
-                     {{"op", ops.at(reduction->target)}, {"dim", *dim}},
+  nlohmann::json params = {{"op", ops.at(reduction->target)}, {"dim", *dim}};
+  // The contiguous columns after the reduced dimension, where the sizes are literals: few of them
+  // get narrower tiles.
+  long columns = 1;
+  for (long d = *dim + 1; d < rank && columns > 0; ++d) {
+    const auto size = integer(input->shape[static_cast<std::size_t>(d)]);
+    columns = size ? columns * *size : 0;
+  }
+  if (columns > 0) params["columns"] = columns;
+  return RecipeMatch{"reduce_dim", params,
                      fmt::format("{} over dim {} of {}[{}]", reduction->target, *dim, input->dtype,
                                  fmt::join(input->shape, ", "))};
 }
@@ -1038,6 +1046,17 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
   if (match.recipe == "rewrite") return rewrite_settings(match);
   if (match.recipe == "fuse") return fuse_settings(match);
   if (match.recipe == "reduce_dim") {
+    // Fewer than 128 columns: tiles as wide as the columns (a power of two, at least 16) and as
+    // many rows a step as make 512 and 1024 elements (at most 32).
+    const std::int64_t columns = match.params.value("columns", std::int64_t{0});
+    if (columns > 0 && columns < 128) {
+      const std::int64_t block = std::max<std::int64_t>(16, next_power_of_two(columns));
+      const auto rows = [&](std::int64_t elements) {
+        return std::clamp<std::int64_t>(elements / block, 1, 32);
+      };
+      return {{{"rows_per_step", rows(1024)}, {"cols_per_program", block}, {"num_warps", 4}},
+              {{"rows_per_step", rows(512)}, {"cols_per_program", block}, {"num_warps", 4}}};
+    }
     // Arg-reductions won with 8 x 128 tiles, plain ones with 2 x 1024 (H200, results/gates/).
     return {{{"rows_per_step", 8}, {"cols_per_program", 128}, {"num_warps", 4}},
             {{"rows_per_step", 8}, {"cols_per_program", 256}, {"num_warps", 4}},
