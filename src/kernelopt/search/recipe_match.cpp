@@ -5,10 +5,12 @@
 #include <charconv>
 #include <cstdlib>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <numeric>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -1041,6 +1043,22 @@ std::vector<RecipeMatch> match_strategies(const inductor::OutputCode& code,
   return out;
 }
 
+namespace {
+
+// Starting tiles fitted to a short dimension: `columns` rounded up to a power of two (at least
+// 16), and as many rows as make each of `elements` a program, within [1, most_rows].
+std::vector<std::pair<std::int64_t, std::int64_t>> fitted_tiles(
+    std::int64_t columns, std::initializer_list<std::int64_t> elements, std::int64_t most_rows) {
+  const std::int64_t block = std::max<std::int64_t>(16, next_power_of_two(columns));
+  std::vector<std::pair<std::int64_t, std::int64_t>> out;
+  for (const std::int64_t e : elements) {
+    out.emplace_back(std::clamp<std::int64_t>(e / block, 1, most_rows), block);
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
   if (match.recipe == "config") return config_settings(match);
   if (match.recipe == "rewrite") return rewrite_settings(match);
@@ -1050,12 +1068,12 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
     // many rows a step as make 512 and 1024 elements (at most 32).
     const std::int64_t columns = match.params.value("columns", std::int64_t{0});
     if (columns > 0 && columns < 128) {
-      const std::int64_t block = std::max<std::int64_t>(16, next_power_of_two(columns));
-      const auto rows = [&](std::int64_t elements) {
-        return std::clamp<std::int64_t>(elements / block, 1, 32);
-      };
-      return {{{"rows_per_step", rows(1024)}, {"cols_per_program", block}, {"num_warps", 4}},
-              {{"rows_per_step", rows(512)}, {"cols_per_program", block}, {"num_warps", 4}}};
+      std::vector<nlohmann::json> settings;
+      for (const auto& [rows, block] : fitted_tiles(columns, {1024, 512}, 32)) {
+        settings.push_back(
+            {{"rows_per_step", rows}, {"cols_per_program", block}, {"num_warps", 4}});
+      }
+      return settings;
     }
     // Arg-reductions won with 8 x 128 tiles, plain ones with 2 x 1024 (H200, results/gates/).
     return {{{"rows_per_step", 8}, {"cols_per_program", 128}, {"num_warps", 4}},
@@ -1100,13 +1118,10 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
     // program as make 2048, 4096 and 1024 elements (at most 64 rows).
     const std::int64_t columns = match.params.value("columns", std::int64_t{0});
     if (columns > 0 && columns < 1024) {
-      const std::int64_t block = std::max<std::int64_t>(16, next_power_of_two(columns));
-      const auto rows = [&](std::int64_t elements) {
-        return std::clamp<std::int64_t>(elements / block, 1, 64);
-      };
-      return {{{"rows", rows(2048)}, {"block", block}, {"num_warps", 4}},
-              {{"rows", rows(4096)}, {"block", block}, {"num_warps", 8}},
-              {{"rows", rows(1024)}, {"block", block}, {"num_warps", 2}}};
+      const auto t = fitted_tiles(columns, {2048, 4096, 1024}, 64);
+      return {{{"rows", t.at(0).first}, {"block", t.at(0).second}, {"num_warps", 4}},
+              {{"rows", t.at(1).first}, {"block", t.at(1).second}, {"num_warps", 8}},
+              {{"rows", t.at(2).first}, {"block", t.at(2).second}, {"num_warps", 2}}};
     }
     // Inductor's looped scan runs one row per program in 1024-2048 chunks; a row per program with
     // wide chunks, and several rows per program for shorter rows.
