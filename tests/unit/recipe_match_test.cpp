@@ -999,5 +999,36 @@ TEST(RecipeMatch, ConfigKeepsBlocksDividingWhereInductorDroppedTheMask) {
   EXPECT_TRUE(search::config_fits(*m, {{"XBLOCK", 32}}));
 }
 
+// The generic starting settings fit the kernel's sizes: L2/91's softmax rows of 128 get R0_BLOCK
+// 128 with the cut elements handed to more rows a program (not 2048 lanes for 128 elements), and
+// a pointwise kernel of 96 elements gets no block past 128.
+TEST(RecipeMatch, ConfigStartingSettingsFitTheKernelsSizes) {
+  const Captured c =
+      real("h200_level2_91_ConvTranspose2d_Softmax_BiasAdd_Scaling_Sigmoid_graph_0.py");
+  ASSERT_EQ(c.map.segments.size(), 2U);
+  const auto m = search::match_config(c.run.code, c.map, c.map.segments[1]);
+  ASSERT_TRUE(m.has_value());
+  ASSERT_EQ(m->params.at("numels").at("r0_numel"), 128);
+  const auto settings = search::recipe_settings(*m);
+  ASSERT_EQ(settings.size(), 3U);
+  EXPECT_EQ(
+      settings[0],
+      (nlohmann::json{{"XBLOCK", 16}, {"R0_BLOCK", 128}, {"num_warps", 8}, {"num_stages", 1}}));
+  EXPECT_EQ(
+      settings[1],
+      (nlohmann::json{{"XBLOCK", 32}, {"R0_BLOCK", 128}, {"num_warps", 8}, {"num_stages", 1}}));
+  EXPECT_EQ(
+      settings[2],
+      (nlohmann::json{{"XBLOCK", 64}, {"R0_BLOCK", 64}, {"num_warps", 4}, {"num_stages", 1}}));
+  const Captured relu = real("h200_level1_19_ReLU_graph_0.py");
+  auto p = search::match_config(relu.run.code, relu.map, relu.map.segments.at(0));
+  ASSERT_TRUE(p.has_value());
+  p->params["numels"]["xnumel"] = 96;
+  p->params["divides"] = nlohmann::json::object();
+  for (const auto& s : search::recipe_settings(*p)) {
+    EXPECT_LE(s.at("XBLOCK").get<int>(), 128) << s;
+  }
+}
+
 }  // namespace
 }  // namespace kernelopt

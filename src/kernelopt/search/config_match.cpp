@@ -344,7 +344,23 @@ std::vector<nlohmann::json> config_settings(const RecipeMatch& match) {
   std::vector<nlohmann::json> out;
   const std::string kind = p.at("kind").get<std::string>();
   if (kind == "template") return {p.at("inductor")};  // launched as Inductor launched it
+  // A literal size of the kernel (0 when unknown): no block goes past it rounded up to a power of
+  // two, and a reduction block cut to a short row hands its elements to more rows a program.
+  const auto numel = [&](const char* key) -> std::int64_t {
+    if (!p.contains("numels") || !p.at("numels").contains(key)) return 0;
+    const auto& v = p.at("numels").at(key);
+    return v.is_number_integer() ? v.get<std::int64_t>() : 0;
+  };
+  const auto fit = [](std::int64_t block, std::int64_t size) {
+    return size > 0 ? std::min(block, next_power_of_two(size)) : block;
+  };
   const auto add = [&](std::int64_t x, std::int64_t y, std::int64_t r, int warps) {
+    if (const std::int64_t row = fit(r, numel("r0_numel")); r > 0 && row < r) {
+      x *= r / row;
+      r = row;
+    }
+    x = fit(x, numel("xnumel"));
+    y = fit(y, numel("ynumel"));
     nlohmann::json s = {{"num_warps", warps}, {"num_stages", 1}};
     if (has("XBLOCK")) s["XBLOCK"] = x;
     if (has("YBLOCK")) s["YBLOCK"] = y;
