@@ -261,6 +261,14 @@ TEST(RecipeMatch, MaxPoolOfAnUnsqueezedInput) {
                                        {"columns", 65523}}));
   const std::string text = search::candidate_source(*m, 0, search::recipe_settings(*m).at(0));
   EXPECT_NE(text.find("x = inputs[\"arg0_1\"].unsqueeze(-2)"), std::string::npos) << text;
+  // Rows of 65523 output columns: 1024 and then 256 columns a program; sizes unknown (256 assumed):
+  // 4 x 256 once, not twice.
+  EXPECT_EQ(search::recipe_settings(*m).size(), 3U);
+  search::RecipeMatch unknown = *m;
+  unknown.params.erase("columns");
+  EXPECT_EQ(search::recipe_settings(unknown),
+            (std::vector<nlohmann::json>{{{"rows", 4}, {"block", 256}, {"num_warps", 4}},
+                                         {{"rows", 8}, {"block", 256}, {"num_warps", 8}}}));
   // Rows of 65523 output columns: 1024 columns a program first.
   EXPECT_NE(text.find("max_pool(x, out, [1, 8], [1, 1], [0, 4], [1, 3], rows=1, block=1024, "
                       "num_warps=4, ceil_mode=False)"),

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <functional>
 #include <initializer_list>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <set>
@@ -1045,11 +1046,17 @@ std::vector<RecipeMatch> match_strategies(const inductor::OutputCode& code,
 
 namespace {
 
-// Starting tiles fitted to a short dimension: `columns` rounded up to a power of two (at least
-// 16), and as many rows as make each of `elements` a program, within [1, most_rows].
+// Starting tiles fitted to a dimension: `columns` rounded up to a power of two within
+// [least_block, most_block], and as many rows as make each of `elements` a program, within
+// [1, most_rows]. (rows, block) pairs.
 std::vector<std::pair<std::int64_t, std::int64_t>> fitted_tiles(
-    std::int64_t columns, std::initializer_list<std::int64_t> elements, std::int64_t most_rows) {
-  const std::int64_t block = std::max<std::int64_t>(16, next_power_of_two(columns));
+    std::int64_t columns,
+    std::initializer_list<std::int64_t> elements,
+    std::int64_t most_rows,
+    std::int64_t least_block = 16,
+    std::int64_t most_block = std::numeric_limits<std::int64_t>::max()) {
+  const std::int64_t block =
+      std::clamp<std::int64_t>(next_power_of_two(columns), least_block, most_block);
   std::vector<std::pair<std::int64_t, std::int64_t>> out;
   for (const std::int64_t e : elements) {
     out.emplace_back(std::clamp<std::int64_t>(e / block, 1, most_rows), block);
@@ -1106,11 +1113,14 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
     // have (a power of two, at most 1024), rows to 1024 and 2048 elements a program; then, for
     // rows of 256 columns or more, four rows of 256.
     const std::int64_t columns = match.params.value("columns", std::int64_t{256});
-    const std::int64_t block = std::clamp<std::int64_t>(next_power_of_two(columns), 32, 1024);
+    const auto t = fitted_tiles(columns, {1024, 2048}, 64, 32, 1024);
     std::vector<nlohmann::json> settings = {
-        {{"rows", std::max<std::int64_t>(1, 1024 / block)}, {"block", block}, {"num_warps", 4}},
-        {{"rows", std::max<std::int64_t>(1, 2048 / block)}, {"block", block}, {"num_warps", 8}}};
-    if (columns >= 256) settings.push_back({{"rows", 4}, {"block", 256}, {"num_warps", 4}});
+        {{"rows", t.at(0).first}, {"block", t.at(0).second}, {"num_warps", 4}},
+        {{"rows", t.at(1).first}, {"block", t.at(1).second}, {"num_warps", 8}}};
+    // Not twice where the first tile is already 4 x 256.
+    if (columns >= 256 && t.at(0).second != 256) {
+      settings.push_back({{"rows", 4}, {"block", 256}, {"num_warps", 4}});
+    }
     return settings;
   }
   if (match.recipe == "scan") {
