@@ -108,7 +108,7 @@ TEST(Rewrite, SoftmaxOverChannelsStoredTransposedStartsWithManyRowsAProgram) {
   EXPECT_NE(candidate.find("XBLOCK=32"), std::string::npos) << candidate;
 }
 
-TEST(Rewrite, RowsReadInOrderKeepTheOneRowSettingsFirst) {
+TEST(Rewrite, LongStridedRowsKeepTheOneRowSettingsFirst) {
   // L2/17's rows of 15876 are strided too (`128*r0_1`), but two rows already fill 32 warps at
   // 32 elements a thread: no many-row settings, one row a program first.
   const auto found =
