@@ -106,6 +106,17 @@ TEST(Rewrite, SoftmaxOverChannelsStoredTransposedStartsWithManyRowsAProgram) {
   EXPECT_TRUE(rows.count(64) == 1 && rows.count(16) == 1 && rows.count(1) == 1);
   const std::string candidate = search::candidate_source(m, 0, settings.front());
   EXPECT_NE(candidate.find("XBLOCK=32"), std::string::npos) << candidate;
+  // The online softmax (two exponentials an element) is a max then a sum of exp(x - max), the
+  // exponential the second walk computes from the same operands.
+  EXPECT_EQ(m.params.at("rewrite").at("softmax_in_registers"), 1);
+  const std::string source = m.params.at("source").get<std::string>();
+  EXPECT_EQ(count(source, "online_softmax"), 0U) << source;
+  EXPECT_NE(source.find("    tmp4 = triton_helpers.max2(tl.where(r0_mask & xmask, tmp3, "
+                        "float('-inf')), 1)\n"),
+            std::string::npos)
+      << source;
+  EXPECT_NE(source.find("libdevice.exp(tmp3 - tmp4[:, None])"), std::string::npos) << source;
+  EXPECT_NE(source.find("    tmp4 = tmp4[:, None]\n"), std::string::npos) << source;
 }
 
 TEST(Rewrite, LongStridedRowsKeepTheOneRowSettingsFirst) {
@@ -133,6 +144,11 @@ TEST(Rewrite, CausalSoftmaxReusesBothRowsAcrossItsInPlaceStore) {
   // value is still the memory's.
   EXPECT_NE(rewritten->source.find("    tmp11 = tmp0\n"), std::string::npos) << rewritten->source;
   EXPECT_NE(rewritten->source.find("    tmp14 = tmp3\n"), std::string::npos) << rewritten->source;
+  // Its masked-fill softmax is computed in registers too.
+  EXPECT_EQ(rewritten->softmax, 1);
+  EXPECT_EQ(count(rewritten->source, "online_softmax"), 0U) << rewritten->source;
+  EXPECT_NE(rewritten->source.find("tl.where(r0_mask, tmp8, float('-inf'))"), std::string::npos)
+      << rewritten->source;
 }
 
 // The one rewrite of a real capture, over a multi-launch segment, with the counts of each
@@ -263,6 +279,14 @@ def load(name):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+def run_bound(name, args, tensors):
+    """Runs candidate NAME with tensors bound in the order of args ([[from, root], ...]), each
+    output filled with 7.0 first; returns the first output."""
+    inputs, outputs = {}, {}
+    for (side, root), t in zip(args, tensors):
+        (outputs if side == "outputs" else inputs)[root] = t.clone() if side == "inputs" else torch.full_like(t, 7.0)
+    load(name).run(inputs, outputs)
+    return list(outputs.values())[0]
 )";
 
 // Runs DIR/check.py DIR [ARGS] under Triton's interpreter; expects exit 0 and "ok" printed.
@@ -274,6 +298,16 @@ void expect_interpreted_ok(const fs::path& dir, const std::string& args = "") {
   const std::string said = read(dir / "log.txt");
   EXPECT_EQ(status, 0) << said;
   EXPECT_NE(said.find("ok"), std::string::npos) << said;
+}
+
+// [[from, root], ...] of a candidate's arguments bound to the model's buffers, in order: what
+// check.py's run_bound takes.
+nlohmann::json bound_roots(const search::RecipeMatch& m) {
+  nlohmann::json args = nlohmann::json::array();
+  for (const auto& a : m.params.at("args")) {
+    if (a.contains("root")) args.push_back({a.at("from"), a.at("root")});
+  }
+  return args;
 }
 
 void replace_all(std::string& text, const std::string& from, const std::string& to) {
@@ -314,25 +348,74 @@ TEST(Rewrite, OnePassKernelComputesWhatInductorsDoesUnderTheInterpreter) {
       << search::candidate_source(*config, 0, {{"XBLOCK", 2}, {"R0_BLOCK", 64}, {"num_warps", 1}});
   std::ofstream(dir / "one_pass.py")
       << search::candidate_source(rewrite, 0, {{"XBLOCK", 2}, {"num_warps", 1}});
-  nlohmann::json args = nlohmann::json::array();
-  for (const auto& a : rewrite.params.at("args")) {
-    if (a.contains("root")) args.push_back({a.at("from"), a.at("root")});
-  }
+  const nlohmann::json args = bound_roots(rewrite);
   std::ofstream(dir / "check.py") << kCheckPrelude << R"(
 args = json.loads(sys.argv[2])   # [[from, root], ...]: in_ptr0 (conv out), in_ptr1 (bias), out_ptr2
 torch.manual_seed(0)
 sizes = [2032128, 128, 128 * 15876]
 tensors = [torch.randn(n) * 3 + 1 for n in sizes]
-results = []
-for name in ("looped", "one_pass"):
-    inputs, outputs = {}, {}
-    for (side, root), t in zip(args, tensors):
-        (outputs if side == "outputs" else inputs)[root] = t.clone() if side == "inputs" else torch.full_like(t, 7.0)
-    load(name).run(inputs, outputs)
-    results.append(list(outputs.values())[0])
+results = [run_bound(name, args, tensors) for name in ("looped", "one_pass")]
 written = results[0] != 7.0
 assert written.sum() == 128 * 300, int(written.sum())
 assert torch.allclose(results[0], results[1], rtol=1e-5, atol=1e-5), (results[0] - results[1]).abs().max()
+print("ok")
+)";
+  expect_interpreted_ok(dir, " '" + args.dump() + "'");
+  fs::remove_all(dir);
+}
+
+// L2/91's softmax over 128 channels cut to 40 rows: Inductor's looped kernel (R0_BLOCK 32, the
+// online softmax over four chunks) and the one-pass rewrite (the max, then the sum of exp(x - max),
+// over the row in registers) write the same output, on rows of ordinary values, of values near
+// float32's largest, a row of -inf (every exp NaN), one with a +inf and one with a NaN.
+TEST(Rewrite, SoftmaxInRegistersComputesWhatTheOnlineSoftmaxDoesUnderTheInterpreter) {
+  std::string text =
+      fixture("h200_level2_91_ConvTranspose2d_Softmax_BiasAdd_Scaling_Sigmoid_graph_0.py");
+  replace_all(text, "    xnumel = 2130048\n    r0_numel = 128\n",
+              "    xnumel = 40\n    r0_numel = 128\n");
+  replace_all(text, "buf5, 2130048, 128, stream", "buf5, 40, 128, stream");
+  // Triton 3.6's interpreter has no libdevice.exp: the fast-math form (tl_math.exp) throughout.
+  replace_all(text, "tmp3, False\n", "tmp3, True\n");
+  replace_all(text, "_tmp4_sum, 1, False)", "_tmp4_sum, 1, True)");
+  replace_all(text, "libdevice.exp(tmp9)", "tl_math.exp(tmp9)");
+  const Captured c = parse(text);
+  std::optional<search::RecipeMatch> rewrite;
+  std::optional<search::RecipeMatch> config;
+  for (const auto& segment : c.map.segments) {
+    if (auto m = search::match_rewrite(c.run.code, c.map, segment)) rewrite = m;
+    if (auto m = search::match_config(c.run.code, c.map, segment);
+        m && m->params.value("kind", "") == "reduction") {
+      config = m;
+    }
+  }
+  ASSERT_TRUE(rewrite.has_value() && config.has_value());
+  ASSERT_EQ(rewrite->params.at("rewrite").at("softmax_in_registers"), 1);
+  const fs::path dir =
+      fs::temp_directory_path() / ("kernelopt_softmax_registers_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "looped.py")
+      << search::candidate_source(*config, 0, {{"XBLOCK", 4}, {"R0_BLOCK", 32}, {"num_warps", 1}});
+  std::ofstream(dir / "one_pass.py")
+      << search::candidate_source(*rewrite, 0, {{"XBLOCK", 4}, {"num_warps", 1}});
+  const nlohmann::json args = bound_roots(*rewrite);
+  std::ofstream(dir / "check.py") << kCheckPrelude << R"(
+args = json.loads(sys.argv[2])   # in_ptr0 (channels-last conv out), in_ptr1 (conv bias), in_ptr2 (bias), out_ptr2
+torch.manual_seed(0)
+x = torch.randn(40, 128) * 4
+x[3] = x[3] * 1e37                      # exp(x - max) underflows to 0 for most, no overflow
+x[5] = float("-inf")                    # max -inf: each element counts 1, outputs NaN
+x[7, 11] = float("inf")                 # NaN sum
+x[9, 20] = float("nan")
+# rows x3 < 40 read 40 x 128 elements; the NCHW store reaches x0 + 16641 * 127 (x1 = 0)
+tensors = [x.flatten(), torch.randn(128), torch.randn(128), torch.zeros(2130048)]
+results = [run_bound(name, args, tensors) for name in ("looped", "one_pass")]
+written = results[0] != 7.0
+assert int(written.sum()) == 40 * 128, int(written.sum())
+a, b = results
+assert torch.equal(a.isnan(), b.isnan()), (a.isnan().sum(), b.isnan().sum())
+assert int(a.isnan().sum()) >= 3 * 128, int(a.isnan().sum())
+assert torch.allclose(a, b, rtol=1e-6, atol=1e-6, equal_nan=True), (a - b).abs().nan_to_num().max()
 print("ok")
 )";
   expect_interpreted_ok(dir, " '" + args.dump() + "'");

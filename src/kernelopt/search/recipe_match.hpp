@@ -148,6 +148,9 @@ struct OnePass {
   std::string source;
   int loops = 0;   // `for r0_offset` loops flattened
   int reused = 0;  // loads inside them replaced by an earlier load's value
+  // online softmaxes (a running max and sum per lane) made a max, then a sum of exp(x - max), over
+  // the row in registers: one exponential per element where the combine computed two
+  int softmax = 0;
 };
 
 // The kernel module text made one pass, or nullopt when it has fewer than two row loops, a loop

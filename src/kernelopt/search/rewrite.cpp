@@ -242,6 +242,134 @@ struct Statement {
   bool in_loop = false;
 };
 
+// `A, B = CALL(` ... `)` joined into one statement starting at line i, or "" when line i does
+// not open such a call; `last` is set to the call's closing line.
+std::string joined_call(const std::vector<std::string>& lines, std::size_t i, std::size_t& last) {
+  std::string text = trim(lines[i]);
+  last = i;
+  int depth = 0;
+  for (std::size_t j = i;; ++j) {
+    if (j != i) text += " " + trim(lines[j]);
+    depth += py::bracket_balance(lines[j]);
+    last = j;
+    if (depth <= 0 || j + 1 >= lines.size()) break;
+  }
+  return depth == 0 ? text : "";
+}
+
+// 3. of the one-pass rewrite: an online softmax over a row the program now holds whole. Inductor's
+// looped softmax keeps a running max and sum per lane (`online_softmax_combine`: two exponentials
+// per element, to rescale the sum when the max grows) and merges the lanes after the loop
+// (`online_softmax_reduce`). With the row in registers, each lane holds one element: the row's max
+// is a max over the lanes and its sum one of exp(x - max), the exponential the second walk computes
+// again from the same operands (Triton's common-subexpression pass then computes it once). Each of
+// the combine's special cases is kept: a lane whose row max is -inf counts 1 (as the combine's
+// scale of 1 does), a NaN propagates. Returns how many softmaxes were rewritten; one whose names
+// are used anywhere else, or whose value or mask is reassigned before its reduce, stays.
+int softmax_in_registers(std::vector<std::string>& lines) {
+  int count = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].find("triton_helpers.online_softmax_combine(") == std::string::npos) continue;
+    std::size_t last = i;
+    const std::string call = joined_call(lines, i, last);
+    std::string rhs;
+    const auto lhs = assigned_names(call, &rhs);
+    const auto args = py::call_args(rhs, "triton_helpers.online_softmax_combine");
+    if (!args || args->size() != 4 || lhs.size() != 2) continue;
+    const std::string& max_name = (*args)[0];
+    const std::string& sum_name = (*args)[1];
+    const std::string& value = (*args)[2];
+    const std::string& fast = (*args)[3];
+    if (lhs[0] != max_name + "_next" || lhs[1] != sum_name + "_next" || !identifier(value) ||
+        (fast != "False" && fast != "True")) {
+      continue;
+    }
+    // The two masked updates, one mask (blank lines between allowed).
+    std::vector<std::size_t> updates;
+    std::string mask;
+    for (std::size_t j = last + 1; j < lines.size() && updates.size() < 2; ++j) {
+      if (trim(lines[j]).empty()) continue;
+      std::string where_rhs;
+      const auto target = assigned_names(trim(lines[j]), &where_rhs);
+      const auto where = py::call_args(where_rhs, "tl.where");
+      const std::string& name = updates.empty() ? max_name : sum_name;
+      if (target.size() != 1 || target[0] != name || !where || where->size() != 3 ||
+          (*where)[1] != name + "_next" || (*where)[2] != name ||
+          (!mask.empty() && (*where)[0] != mask)) {
+        break;
+      }
+      mask = (*where)[0];
+      updates.push_back(j);
+    }
+    if (updates.size() != 2) continue;
+    // The reduce: `X, Y = triton_helpers.online_softmax_reduce(A, B, 1, FAST)`.
+    std::size_t reduce = lines.size();
+    std::size_t reduce_last = lines.size();
+    std::vector<std::string> outputs;
+    for (std::size_t j = updates[1] + 1; j < lines.size(); ++j) {
+      if (lines[j].find("triton_helpers.online_softmax_reduce(") == std::string::npos) continue;
+      std::string reduce_rhs;
+      outputs = assigned_names(joined_call(lines, j, reduce_last), &reduce_rhs);
+      const auto r = py::call_args(reduce_rhs, "triton_helpers.online_softmax_reduce");
+      if (r && r->size() == 4 && (*r)[0] == max_name && (*r)[1] == sum_name && (*r)[2] == "1" &&
+          (*r)[3] == fast && outputs.size() == 2) {
+        reduce = j;
+      }
+      break;
+    }
+    if (reduce == lines.size()) continue;
+    // Nothing else may read the accumulators, nothing between the combine and the reduce may
+    // assign the value, the mask's names or the outputs.
+    std::set<std::string> guarded = {value, outputs[0], outputs[1]};
+    for (const auto& name : py::identifiers(mask)) {
+      guarded.insert(name);
+    }
+    const std::set<std::string> accumulators = {max_name, sum_name, lhs[0], lhs[1]};
+    bool safe = true;
+    for (std::size_t j = 0; j < lines.size() && safe; ++j) {
+      const bool ours = (j >= i && j <= last) || j == updates[0] || j == updates[1] ||
+                        (j >= reduce && j <= reduce_last);
+      if (ours || trim(lines[j]).empty()) continue;
+      const auto names = py::identifiers(lines[j]);
+      std::string unused;
+      const auto targets = assigned_names(trim(lines[j]), &unused);
+      for (const auto& name : names) {
+        const bool initialised = targets.size() == 1 && targets[0] == name &&
+                                 (name == max_name || name == sum_name) && j < i;
+        if (accumulators.count(name) != 0 && !initialised) safe = false;
+      }
+      if (j > last && j < reduce) {
+        for (const auto& name : targets) {
+          if (guarded.count(name) != 0) safe = false;
+        }
+      }
+    }
+    if (!safe) continue;
+    const std::string exp = fast == "True" ? "tl_math.exp" : "libdevice.exp";
+    const std::string pad(indentation(lines[i]), ' ');
+    const std::string& x = outputs[0];
+    const std::vector<std::string> replacement = {
+        fmt::format("{}{} = triton_helpers.max2(tl.where({}, {}, float('-inf')), 1)", pad, x, mask,
+                    value),
+        fmt::format("{}{} = tl.sum(tl.where({}, tl.where({}[:, None] == float('-inf'), 1.0, "
+                    "{}({} - {}[:, None])), 0.0), 1)",
+                    pad, outputs[1], mask, x, exp, value, x)};
+    // From the bottom up: the reduce goes, the combine and its updates become the two lines.
+    for (std::size_t j = reduce; j <= reduce_last; ++j) {
+      lines[j].clear();
+    }
+    lines[updates[1]].clear();
+    lines[updates[0]].clear();
+    for (std::size_t j = i; j <= last; ++j) {
+      lines[j].clear();
+    }
+    lines[i] = replacement[0];
+    lines[last] = (last == i ? replacement[0] + "\n" : "") + replacement[1];
+    ++count;
+  }
+  return count;
+}
+
 }  // namespace
 
 std::optional<OnePass> one_pass_source(const std::string& source) {
@@ -378,6 +506,7 @@ std::optional<OnePass> one_pass_source(const std::string& source) {
     }
   }
   if (out.reused == 0) return std::nullopt;
+  out.softmax = softmax_in_registers(lines);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (i != 0) out.source += "\n";
     out.source += lines[i];
@@ -387,21 +516,6 @@ std::optional<OnePass> one_pass_source(const std::string& source) {
 }
 
 namespace {
-
-// `A, B, C = CALL(` ... `)` joined into one statement starting at line i, or "" when line i does
-// not open such a call; `last` is set to the call's closing line.
-std::string joined_call(const std::vector<std::string>& lines, std::size_t i, std::size_t& last) {
-  std::string text = trim(lines[i]);
-  last = i;
-  int depth = 0;
-  for (std::size_t j = i;; ++j) {
-    if (j != i) text += " " + trim(lines[j]);
-    depth += py::bracket_balance(lines[j]);
-    last = j;
-    if (depth <= 0 || j + 1 >= lines.size()) break;
-  }
-  return depth == 0 ? text : "";
-}
 
 std::optional<RecipeMatch> match_one_pass(const RecipeMatch& config) {
   if (config.params.value("kind", "") != "reduction") return std::nullopt;
@@ -418,12 +532,18 @@ std::optional<RecipeMatch> match_one_pass(const RecipeMatch& config) {
   m.recipe = "rewrite";
   m.params["source"] = rewritten->source;
   m.params["fixed"] = {{"R0_BLOCK", block}};
-  m.params["rewrite"] = {
-      {"transform", "one_pass"}, {"loops", rewritten->loops}, {"reused_loads", rewritten->reused}};
+  m.params["rewrite"] = {{"transform", "one_pass"},
+                         {"loops", rewritten->loops},
+                         {"reused_loads", rewritten->reused},
+                         {"softmax_in_registers", rewritten->softmax}};
   m.why = fmt::format(
       "Inductor's looped reduction {} made one pass: rows of {} fit one program, {} loops "
-      "flattened, {} repeated load(s) reuse the first",
-      m.params.at("kernel").get<std::string>(), r0, rewritten->loops, rewritten->reused);
+      "flattened, {} repeated load(s) reuse the first{}",
+      m.params.at("kernel").get<std::string>(), r0, rewritten->loops, rewritten->reused,
+      rewritten->softmax == 0
+          ? ""
+          : fmt::format(", {} online softmax(es) a max then a sum of exponentials over the row",
+                        rewritten->softmax));
   return m;
 }
 
@@ -622,8 +742,11 @@ std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
         launch = std::move(one->params);
         launch["settings"] = std::move(settings);
         ++one_pass;
-        what.push_back(fmt::format("{} one pass (rows of {} fit one program)", kernel,
-                                   launch.at("fixed").at("R0_BLOCK").get<std::int64_t>()));
+        const int softmax = launch.at("rewrite").value("softmax_in_registers", 0);
+        what.push_back(fmt::format(
+            "{} one pass (rows of {} fit one program{})", kernel,
+            launch.at("fixed").at("R0_BLOCK").get<std::int64_t>(),
+            softmax == 0 ? "" : "; its online softmax a max then a sum of exponentials"));
         return;
       }
     }
