@@ -1039,4 +1039,54 @@ TEST(RecipeMatch, ConfigStartingSettingsFitTheKernelsSizes) {
 }
 
 }  // namespace
+
+// A whole segment's relaunch moves the settings of the launch with the most time above its floor
+// first: the search's budget runs out before a ten-launch segment's last neighbours (L3/47).
+TEST(ConfigMatch, SegmentNeighboursStartWithTheLaunchFurthestFromItsFloor) {
+  std::ifstream in(fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures/output_code/real" /
+                   "h200_level2_19_ConvTranspose2d_GELU_GroupNorm_graph_0.py");
+  std::ostringstream text;
+  text << in.rdbuf();
+  analysis::GraphRun run;
+  run.code = inductor::parse_output_code(text.str());
+  run.args = {analysis::TensorInfo{{64, 64, 3, 3}, {576, 9, 3, 1}, "float32"},
+              analysis::TensorInfo{{64}, {1}, "float32"},
+              analysis::TensorInfo{{128, 64, 256, 256}, {4194304, 65536, 256, 1}, "float32"},
+              analysis::TensorInfo{{64}, {1}, "float32"}, analysis::TensorInfo{{64}, {1}, "float32"}};
+  analysis::AnalysisOptions options;
+  options.bandwidth_gbps = 4000;
+  // The segment's statistics kernel (launch 3) and its normalization (launch 4): which one is
+  // further from its floor decides whose knobs move first.
+  const auto first_moved = [&](std::vector<double> times) {
+    run.launch_ms = std::move(times);
+    const auto map = analysis::build_dispatch_map({run}, options);
+    std::string moved;
+    for (const auto& segment : map.segments) {
+      if (segment.launches.size() != 2) continue;
+      for (const int l : segment.launches) {
+        const auto& launch = map.launches[static_cast<std::size_t>(l)];
+        EXPECT_TRUE(launch.floor_ms.has_value()) << launch.name;
+      }
+      const auto m = search::match_config(run.code, map, segment);
+      EXPECT_TRUE(m.has_value());
+      if (!m) return moved;
+      const auto start = search::recipe_settings(*m).front();
+      const auto next = search::recipe_neighbours(*m, start);
+      EXPECT_FALSE(next.empty());
+      if (next.empty()) return moved;
+      for (const auto& [key, value] : next.front().items()) {
+        if (start.at(key) != value) moved = key.substr(0, 3);
+      }
+    }
+    return moved;
+  };
+  // Floors at 4000 GB/s: about 0.55 ms (the statistics read 2.18 GB) and 1.09 ms.
+  EXPECT_EQ(first_moved({1.0, 0.006, 2.5, 1.40, 1.10}), "k0_");
+  EXPECT_EQ(first_moved({1.0, 0.006, 2.5, 0.60, 1.40}), "k1_");
+  // The longer launch is not the one to tune when it is nearer its floor.
+  EXPECT_EQ(first_moved({1.0, 0.006, 2.5, 1.20, 1.30}), "k0_");
+  // Untimed (offline): the segment's order.
+  EXPECT_EQ(first_moved({}), "k0_");
+}
+
 }  // namespace kernelopt

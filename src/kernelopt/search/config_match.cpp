@@ -268,6 +268,15 @@ std::optional<std::vector<nlohmann::json>> segment_relaunches(const inductor::Ou
   for (const int index : segment.launches) {
     auto params = relaunch_params(code, map, segment, index, true);
     if (!params) return std::nullopt;
+    // What tuning this launch could give, for the order in which the search tries its settings:
+    // its measured time above its floor; a template's floor (bytes) says nothing of a product's
+    // arithmetic, so a template, or a launch without a floor, counts 5% of its time. Zero where
+    // nothing was timed (offline `match`).
+    const analysis::Launch& launch = map.launches[static_cast<std::size_t>(index)];
+    const bool template_kernel = params->value("kind", "") == "template";
+    (*params)["potential_ms"] = launch.floor_ms && !template_kernel
+                                    ? std::max(0.0, launch.time_ms - *launch.floor_ms)
+                                    : 0.05 * launch.time_ms;
     out.push_back(std::move(*params));
   }
   return out;
