@@ -422,6 +422,76 @@ print("ok")
   fs::remove_all(dir);
 }
 
+// A softmax's statistics alone, in one walk (as Inductor writes them where a matmul template
+// computes the softmax's output, L3/31): L2/91's kernel with its second walk replaced by stores of
+// the row's max and sum. One walk, nothing to reuse: made one pass for its softmax alone, and the
+// max and sum are Inductor's.
+TEST(Rewrite, OneWalkSoftmaxStatisticsAreComputedInRegistersUnderTheInterpreter) {
+  std::string text =
+      fixture("h200_level2_91_ConvTranspose2d_Softmax_BiasAdd_Scaling_Sigmoid_graph_0.py");
+  replace_all(text, "    xnumel = 2130048\n    r0_numel = 128\n",
+              "    xnumel = 40\n    r0_numel = 128\n");
+  replace_all(text, "buf5, 2130048, 128, stream", "buf5, 40, 128, stream");
+  replace_all(text, "tmp3, False\n", "tmp3, True\n");  // no libdevice.exp in the interpreter
+  replace_all(text, "_tmp4_sum, 1, False)", "_tmp4_sum, 1, True)");
+  const std::string from = "    tmp4 = tmp4[:, None]\n";
+  const std::string last = "tmp16, r0_mask & xmask)\n";
+  const auto begin = text.find(from);
+  const auto end = text.find(last, begin);
+  ASSERT_TRUE(begin != std::string::npos && end != std::string::npos);
+  text.replace(begin, end + last.size() - begin,
+               from +
+                   "    tmp5 = tmp5[:, None]\n    tl.store(out_ptr2 + (x3), tmp4, xmask)\n"
+                   "    tl.store(out_ptr2 + (40 + x3), tmp5, xmask)\n");
+  const Captured c = parse(text);
+  std::optional<search::RecipeMatch> rewrite;
+  std::optional<search::RecipeMatch> config;
+  for (const auto& segment : c.map.segments) {
+    if (auto m = search::match_rewrite(c.run.code, c.map, segment)) rewrite = m;
+    if (auto m = search::match_config(c.run.code, c.map, segment);
+        m && m->params.value("kind", "") == "reduction") {
+      config = m;
+    }
+  }
+  ASSERT_TRUE(rewrite.has_value() && config.has_value());
+  const auto& r = rewrite->params.at("rewrite");
+  EXPECT_EQ(r.at("loops"), 1);
+  EXPECT_EQ(r.at("reused_loads"), 0);
+  EXPECT_EQ(r.at("softmax_in_registers"), 1);
+  EXPECT_EQ(rewrite->params.at("fixed").at("R0_BLOCK"), 128);
+  // Without the softmax there is nothing to gain from one walk: no rewrite.
+  std::string plain = text;
+  replace_all(plain, "triton_helpers.online_softmax_combine(", "triton_helpers.other_combine(");
+  const Captured without = parse(plain);
+  for (const auto& segment : without.map.segments) {
+    EXPECT_FALSE(search::match_rewrite(without.run.code, without.map, segment).has_value());
+  }
+  const fs::path dir =
+      fs::temp_directory_path() / ("kernelopt_softmax_one_walk_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "looped.py")
+      << search::candidate_source(*config, 0, {{"XBLOCK", 4}, {"R0_BLOCK", 32}, {"num_warps", 1}});
+  std::ofstream(dir / "one_pass.py")
+      << search::candidate_source(*rewrite, 0, {{"XBLOCK", 4}, {"num_warps", 1}});
+  std::ofstream(dir / "check.py") << kCheckPrelude << R"(
+args = json.loads(sys.argv[2])
+torch.manual_seed(0)
+x = torch.randn(40, 128) * 4
+x[5] = float("-inf")
+x[9, 20] = float("nan")
+tensors = [x.flatten(), torch.randn(128), torch.randn(128), torch.zeros(2130048)]
+a, b = [run_bound(name, args, tensors)[:80] for name in ("looped", "one_pass")]
+assert torch.equal(a[:40].isnan(), b[:40].isnan()) and int(a[:40].isnan().sum()) == 1, (a[:40], b[:40])
+assert torch.equal(a[:40].nan_to_num(), b[:40].nan_to_num()), (a[:40] - b[:40]).abs().max()
+assert float(a[45]) == 128.0 and float(b[45]) == 128.0, (a[45], b[45])   # the -inf row: 128 ones
+assert torch.allclose(a[40:], b[40:], rtol=1e-5, atol=0, equal_nan=True), (a[40:], b[40:])
+print("ok")
+)";
+  expect_interpreted_ok(dir, " '" + bound_roots(*rewrite).dump() + "'");
+  fs::remove_all(dir);
+}
+
 // ---- shifted sums: a Welford loop without a division per element ----
 
 // L1/35's group norm cut to one sample (8 groups of 8 channels x 128): the whole segment (the

@@ -139,9 +139,10 @@ std::string config_source(const RecipeMatch& match, int segment, const nlohmann:
 
 // rewrite (rewrite.cpp): one pass instead of two when a row fits on chip. A config match of a
 // looped reduction (kind "reduction") with r0_numel <= kOnePassMaxRow whose kernel walks the row in
-// two or more `for r0_offset` loops and loads in a later one what an earlier one loaded: the loops
-// flattened (R0_BLOCK fixed at the row's next power of two, so each ran once) and the repeated
-// loads replaced by the first one's value. Launched as config launches it (XBLOCK, num_warps).
+// two or more `for r0_offset` loops and loads in a later one what an earlier one loaded, or that
+// keeps an online softmax in one or more: the loops flattened (R0_BLOCK fixed at the row's next
+// power of two, so each ran once), the repeated loads replaced by the first one's value and the
+// softmax computed over the row in registers. Launched as config launches it (XBLOCK, num_warps).
 inline constexpr std::int64_t kOnePassMaxRow = 32768;
 
 struct OnePass {
@@ -153,8 +154,10 @@ struct OnePass {
   int softmax = 0;
 };
 
-// The kernel module text made one pass, or nullopt when it has fewer than two row loops, a loop
-// or atomic it does not know, or no load to reuse. Assumes every row loop runs once.
+// The kernel module text made one pass, or nullopt when it has no row loop, a loop or atomic it
+// does not know, or neither a load to reuse nor an online softmax (a kernel of one walk, such as
+// the statistics of a softmax whose output a matmul template computes, qualifies by its softmax
+// alone). Assumes every row loop runs once.
 std::optional<OnePass> one_pass_source(const std::string& source);
 
 // rewrite's second transformation, shifted sums: a looped reduction's per-lane Welford update

@@ -403,7 +403,9 @@ std::optional<OnePass> one_pass_source(const std::string& source) {
     }
     if (t.find("atomic") != std::string::npos) return std::nullopt;
   }
-  if (out.loops < 2) return std::nullopt;
+  // One walk is worth flattening only for its online softmax (step 3), two or more also for the
+  // loads the later walks repeat.
+  if (out.loops < 1) return std::nullopt;
 
   // 2. Walk the statements in order; a top-level load that repeats an earlier one (same canonical
   // address, mask and `other`, no store to its pointer between) takes the earlier value.
@@ -505,8 +507,8 @@ std::optional<OnePass> one_pass_source(const std::string& source) {
       reassigned(name);
     }
   }
-  if (out.reused == 0) return std::nullopt;
   out.softmax = softmax_in_registers(lines);
+  if (out.reused == 0 && out.softmax == 0) return std::nullopt;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (i != 0) out.source += "\n";
     out.source += lines[i];
