@@ -364,41 +364,58 @@ print("ok")
   fs::remove_all(dir);
 }
 
-// L2/91's softmax over 128 channels cut to 40 rows: Inductor's looped kernel (R0_BLOCK 32, the
-// online softmax over four chunks) and the one-pass rewrite (the max, then the sum of exp(x - max),
-// over the row in registers) write the same output, on rows of ordinary values, of values near
-// float32's largest, a row of -inf (every exp NaN), one with a +inf and one with a NaN.
-TEST(Rewrite, SoftmaxInRegistersComputesWhatTheOnlineSoftmaxDoesUnderTheInterpreter) {
+// L2/91's capture cut to 40 rows of 128, its exponentials in the fast-math form (Triton 3.6's
+// interpreter has no libdevice.exp; tl_math.exp throughout).
+std::string small_l2_91() {
   std::string text =
       fixture("h200_level2_91_ConvTranspose2d_Softmax_BiasAdd_Scaling_Sigmoid_graph_0.py");
   replace_all(text, "    xnumel = 2130048\n    r0_numel = 128\n",
               "    xnumel = 40\n    r0_numel = 128\n");
   replace_all(text, "buf5, 2130048, 128, stream", "buf5, 40, 128, stream");
-  // Triton 3.6's interpreter has no libdevice.exp: the fast-math form (tl_math.exp) throughout.
   replace_all(text, "tmp3, False\n", "tmp3, True\n");
   replace_all(text, "_tmp4_sum, 1, False)", "_tmp4_sum, 1, True)");
   replace_all(text, "libdevice.exp(tmp9)", "tl_math.exp(tmp9)");
-  const Captured c = parse(text);
+  return text;
+}
+
+// The rewrite of a capture's reduction and Inductor's kernel relaunched as it is (R0_BLOCK 32),
+// written to DIR (a fresh one, named per process) as one_pass.py and looped.py, 4 rows a program.
+struct LoopedAndRewritten {
   std::optional<search::RecipeMatch> rewrite;
   std::optional<search::RecipeMatch> config;
+  fs::path dir;
+};
+
+LoopedAndRewritten looped_and_rewritten(const Captured& c, const std::string& dir_name) {
+  LoopedAndRewritten out;
   for (const auto& segment : c.map.segments) {
-    if (auto m = search::match_rewrite(c.run.code, c.map, segment)) rewrite = m;
+    if (auto m = search::match_rewrite(c.run.code, c.map, segment)) out.rewrite = m;
     if (auto m = search::match_config(c.run.code, c.map, segment);
         m && m->params.value("kind", "") == "reduction") {
-      config = m;
+      out.config = m;
     }
   }
-  ASSERT_TRUE(rewrite.has_value() && config.has_value());
-  ASSERT_EQ(rewrite->params.at("rewrite").at("softmax_in_registers"), 1);
-  const fs::path dir =
-      fs::temp_directory_path() / ("kernelopt_softmax_registers_" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  std::ofstream(dir / "looped.py")
-      << search::candidate_source(*config, 0, {{"XBLOCK", 4}, {"R0_BLOCK", 32}, {"num_warps", 1}});
-  std::ofstream(dir / "one_pass.py")
-      << search::candidate_source(*rewrite, 0, {{"XBLOCK", 4}, {"num_warps", 1}});
-  const nlohmann::json args = bound_roots(*rewrite);
+  if (!out.rewrite || !out.config) return out;
+  out.dir = fs::temp_directory_path() / (dir_name + "_" + std::to_string(getpid()));
+  fs::remove_all(out.dir);
+  fs::create_directories(out.dir);
+  std::ofstream(out.dir / "looped.py") << search::candidate_source(
+      *out.config, 0, {{"XBLOCK", 4}, {"R0_BLOCK", 32}, {"num_warps", 1}});
+  std::ofstream(out.dir / "one_pass.py")
+      << search::candidate_source(*out.rewrite, 0, {{"XBLOCK", 4}, {"num_warps", 1}});
+  return out;
+}
+
+// L2/91's softmax over 128 channels cut to 40 rows: Inductor's looped kernel (R0_BLOCK 32, the
+// online softmax over four chunks) and the one-pass rewrite (the max, then the sum of exp(x - max),
+// over the row in registers) write the same output, on rows of ordinary values, of values near
+// float32's largest, a row of -inf (every exp NaN), one with a +inf and one with a NaN.
+TEST(Rewrite, SoftmaxInRegistersComputesWhatTheOnlineSoftmaxDoesUnderTheInterpreter) {
+  const auto pair = looped_and_rewritten(parse(small_l2_91()), "kernelopt_softmax_registers");
+  ASSERT_TRUE(pair.rewrite.has_value() && pair.config.has_value());
+  ASSERT_EQ(pair.rewrite->params.at("rewrite").at("softmax_in_registers"), 1);
+  const fs::path& dir = pair.dir;
+  const nlohmann::json args = bound_roots(*pair.rewrite);
   std::ofstream(dir / "check.py") << kCheckPrelude << R"(
 args = json.loads(sys.argv[2])   # in_ptr0 (channels-last conv out), in_ptr1 (conv bias), in_ptr2 (bias), out_ptr2
 torch.manual_seed(0)
@@ -427,13 +444,7 @@ print("ok")
 // the row's max and sum. One walk, nothing to reuse: made one pass for its softmax alone, and the
 // max and sum are Inductor's.
 TEST(Rewrite, OneWalkSoftmaxStatisticsAreComputedInRegistersUnderTheInterpreter) {
-  std::string text =
-      fixture("h200_level2_91_ConvTranspose2d_Softmax_BiasAdd_Scaling_Sigmoid_graph_0.py");
-  replace_all(text, "    xnumel = 2130048\n    r0_numel = 128\n",
-              "    xnumel = 40\n    r0_numel = 128\n");
-  replace_all(text, "buf5, 2130048, 128, stream", "buf5, 40, 128, stream");
-  replace_all(text, "tmp3, False\n", "tmp3, True\n");  // no libdevice.exp in the interpreter
-  replace_all(text, "_tmp4_sum, 1, False)", "_tmp4_sum, 1, True)");
+  std::string text = small_l2_91();
   const std::string from = "    tmp4 = tmp4[:, None]\n";
   const std::string last = "tmp16, r0_mask & xmask)\n";
   const auto begin = text.find(from);
@@ -443,22 +454,6 @@ TEST(Rewrite, OneWalkSoftmaxStatisticsAreComputedInRegistersUnderTheInterpreter)
                from +
                    "    tmp5 = tmp5[:, None]\n    tl.store(out_ptr2 + (x3), tmp4, xmask)\n"
                    "    tl.store(out_ptr2 + (40 + x3), tmp5, xmask)\n");
-  const Captured c = parse(text);
-  std::optional<search::RecipeMatch> rewrite;
-  std::optional<search::RecipeMatch> config;
-  for (const auto& segment : c.map.segments) {
-    if (auto m = search::match_rewrite(c.run.code, c.map, segment)) rewrite = m;
-    if (auto m = search::match_config(c.run.code, c.map, segment);
-        m && m->params.value("kind", "") == "reduction") {
-      config = m;
-    }
-  }
-  ASSERT_TRUE(rewrite.has_value() && config.has_value());
-  const auto& r = rewrite->params.at("rewrite");
-  EXPECT_EQ(r.at("loops"), 1);
-  EXPECT_EQ(r.at("reused_loads"), 0);
-  EXPECT_EQ(r.at("softmax_in_registers"), 1);
-  EXPECT_EQ(rewrite->params.at("fixed").at("R0_BLOCK"), 128);
   // Without the softmax there is nothing to gain from one walk: no rewrite.
   std::string plain = text;
   replace_all(plain, "triton_helpers.online_softmax_combine(", "triton_helpers.other_combine(");
@@ -466,14 +461,14 @@ TEST(Rewrite, OneWalkSoftmaxStatisticsAreComputedInRegistersUnderTheInterpreter)
   for (const auto& segment : without.map.segments) {
     EXPECT_FALSE(search::match_rewrite(without.run.code, without.map, segment).has_value());
   }
-  const fs::path dir =
-      fs::temp_directory_path() / ("kernelopt_softmax_one_walk_" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  std::ofstream(dir / "looped.py")
-      << search::candidate_source(*config, 0, {{"XBLOCK", 4}, {"R0_BLOCK", 32}, {"num_warps", 1}});
-  std::ofstream(dir / "one_pass.py")
-      << search::candidate_source(*rewrite, 0, {{"XBLOCK", 4}, {"num_warps", 1}});
+  const auto pair = looped_and_rewritten(parse(text), "kernelopt_softmax_one_walk");
+  ASSERT_TRUE(pair.rewrite.has_value() && pair.config.has_value());
+  const auto& r = pair.rewrite->params.at("rewrite");
+  EXPECT_EQ(r.at("loops"), 1);
+  EXPECT_EQ(r.at("reused_loads"), 0);
+  EXPECT_EQ(r.at("softmax_in_registers"), 1);
+  EXPECT_EQ(pair.rewrite->params.at("fixed").at("R0_BLOCK"), 128);
+  const fs::path& dir = pair.dir;
   std::ofstream(dir / "check.py") << kCheckPrelude << R"(
 args = json.loads(sys.argv[2])
 torch.manual_seed(0)
@@ -488,7 +483,7 @@ assert float(a[45]) == 128.0 and float(b[45]) == 128.0, (a[45], b[45])   # the -
 assert torch.allclose(a[40:], b[40:], rtol=1e-5, atol=0, equal_nan=True), (a[40:], b[40:])
 print("ok")
 )";
-  expect_interpreted_ok(dir, " '" + bound_roots(*rewrite).dump() + "'");
+  expect_interpreted_ok(dir, " '" + bound_roots(*pair.rewrite).dump() + "'");
   fs::remove_all(dir);
 }
 
