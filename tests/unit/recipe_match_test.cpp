@@ -901,9 +901,10 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
     }
   }
   ASSERT_GE(jobs.size(), 15U);  // most of the 35 captures are one-launch segments
-  // The rewrite's eleven: one pass for the L1 normalization of rows (20000), L2/17's instance norm
-  // (15876), L2/91's softmax over 128 channels and L3/43's causal softmax (512, a kernel among
-  // five launches); shifted sums for the
+  // The rewrite's twelve: one pass for the L1 normalization of rows (20000), L2/17's instance norm
+  // (15876), L2/91's softmax over 128 channels, L3/43's causal softmax (512, a kernel among
+  // five launches) and L1/95's softmax statistics (one walk over rows of 4096, for its online
+  // softmax); shifted sums for the
   // Welford loops of L1/33, L1/35, L2/11, L2/19, L2/73 (its padded first stage) and L2/85; L2/15's
   // shifted sums with its batch norm's output computed again instead of reloaded.
   EXPECT_EQ(std::count_if(jobs.begin(), jobs.end(),
@@ -911,7 +912,7 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
                             return j.at("candidate").get<std::string>().find("_rewrite.py") !=
                                    std::string::npos;
                           }),
-            11);
+            12);
   // The fuse rewrite's six: L2/11, L2/65 and L2/85 (a norm or a bias inlined into a pool), L2/43
   // (a bias inlined into a pooled logsumexp that writes a reinterpreted buffer), L2/3 (a layer
   // norm split into its rows' statistics and the pool that computes the rows it reads), and
@@ -1052,7 +1053,8 @@ TEST(ConfigMatch, SegmentNeighboursStartWithTheLaunchFurthestFromItsFloor) {
   run.args = {analysis::TensorInfo{{64, 64, 3, 3}, {576, 9, 3, 1}, "float32"},
               analysis::TensorInfo{{64}, {1}, "float32"},
               analysis::TensorInfo{{128, 64, 256, 256}, {4194304, 65536, 256, 1}, "float32"},
-              analysis::TensorInfo{{64}, {1}, "float32"}, analysis::TensorInfo{{64}, {1}, "float32"}};
+              analysis::TensorInfo{{64}, {1}, "float32"},
+              analysis::TensorInfo{{64}, {1}, "float32"}};
   analysis::AnalysisOptions options;
   options.bandwidth_gbps = 4000;
   // The segment's statistics kernel (launch 3) and its normalization (launch 4): which one is
@@ -1087,6 +1089,38 @@ TEST(ConfigMatch, SegmentNeighboursStartWithTheLaunchFurthestFromItsFloor) {
   EXPECT_EQ(first_moved({1.0, 0.006, 2.5, 1.20, 1.30}), "k0_");
   // Untimed (offline): the segment's order.
   EXPECT_EQ(first_moved({}), "k0_");
+  // The search matches on an untimed map, then sets the potentials from the profiler's times
+  // (the show document's launches), by launch, where the names agree.
+  run.launch_ms.clear();
+  const auto map = analysis::build_dispatch_map({run}, options);
+  const analysis::Segment* pair = nullptr;
+  for (const auto& segment : map.segments) {
+    if (segment.launches.size() == 2) pair = &segment;
+  }
+  ASSERT_NE(pair, nullptr);
+  const auto moved_after = [&](const nlohmann::json& timed) {
+    std::vector<search::RecipeMatch> matches = {*search::match_config(run.code, map, *pair)};
+    search::set_launch_potentials(matches, *pair, map, timed);
+    const auto start = search::recipe_settings(matches.front()).front();
+    const auto next = search::recipe_neighbours(matches.front(), start);
+    std::string moved;
+    for (const auto& [key, value] : next.front().items()) {
+      if (start.at(key) != value) moved = key.substr(0, 3);
+    }
+    return moved;
+  };
+  nlohmann::json timed = nlohmann::json::array();
+  for (const auto& launch : map.launches) {
+    timed.push_back({{"name", launch.name}, {"time_ms", 1.0}, {"floor_ms", 0.9}});
+  }
+  timed[4]["time_ms"] = 2.0;  // the normalization, 1.1 ms above its floor
+  EXPECT_EQ(moved_after(timed), "k1_");
+  timed[4]["name"] = "another_kernel";  // not this map's launch: not used
+  EXPECT_EQ(moved_after(timed), "k0_");
+  timed[4]["name"] = map.launches[4].name;
+  timed[3]["time_ms"] = 1.2;       // the statistics, 0.3 ms above their floor
+  timed[4]["floor_ms"] = nullptr;  // no floor: 5% of its 2 ms, under the statistics' 0.3 ms
+  EXPECT_EQ(moved_after(timed), "k0_");
 }
 
 }  // namespace kernelopt

@@ -169,10 +169,12 @@ std::map<int, std::vector<search::RecipeMatch>> match_segments(
 }
 
 // The profiler's times: each segment's time, floor and share, from the baseline's show document
-// when the caller has one, else measured now (every launch timed, the copy bandwidth measured).
+// when the caller has one, else measured now (every launch timed, the copy bandwidth measured);
+// `launches` gets the launches' own (name, time_ms, floor_ms, as the show document lists them).
 std::map<int, search::SegmentProfile> profile_segments(worker::Worker& worker,
                                                        const nlohmann::json& captured,
-                                                       const VerifyOptions& options) {
+                                                       const VerifyOptions& options,
+                                                       nlohmann::json& launches) {
   std::map<int, search::SegmentProfile> out;
   const auto from = [&](const nlohmann::json& seg) {
     out[seg.at("id").get<int>()] = search::segment_profile(seg);
@@ -181,6 +183,7 @@ std::map<int, search::SegmentProfile> profile_segments(worker::Worker& worker,
     for (const auto& seg : options.baseline.at("segments")) {
       from(seg);
     }
+    launches = options.baseline.value("launches", nlohmann::json::array());
     return out;
   }
   ShowOptions timing;
@@ -197,6 +200,7 @@ std::map<int, search::SegmentProfile> profile_segments(worker::Worker& worker,
   for (const auto& seg : map.at("segments")) {
     from(seg);
   }
+  launches = map.value("launches", nlohmann::json::array());
   return out;
 }
 
@@ -382,8 +386,14 @@ nlohmann::json run_verify(const VerifyOptions& options,
     search::BeamOptions beam_options = options.beam;
     beam_options.budget_s = search_budget(options, start);
     if (!matches.empty()) say("profiling the segments");
+    nlohmann::json timed_launches = nlohmann::json::array();
     auto profiles = matches.empty() ? std::map<int, search::SegmentProfile>{}
-                                    : profile_segments(worker, captured, options);
+                                    : profile_segments(worker, captured, options, timed_launches);
+    // A whole segment's launches, ordered by what each could give, for the search's neighbours.
+    for (auto& [id, offered] : matches) {
+      search::set_launch_potentials(offered, graphs.map.segments[static_cast<std::size_t>(id)],
+                                    graphs.map, timed_launches);
+    }
     // Nsight Compute replays the model once per kernel: with little of the budget left (a long
     // compile against the problem's deadline) the counters would leave nothing for candidates
     // (L3/27 in session 11: 38 s left, all spent before the first candidate). ncu then gets at

@@ -261,6 +261,41 @@ std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
   return params;
 }
 
+double launch_potential_ms(double time_ms, std::optional<double> floor_ms, bool template_kernel) {
+  return floor_ms && !template_kernel ? std::max(0.0, time_ms - *floor_ms) : 0.05 * time_ms;
+}
+
+void set_launch_potentials(std::vector<RecipeMatch>& matches,
+                           const analysis::Segment& segment,
+                           const analysis::DispatchMap& map,
+                           const nlohmann::json& timed_launches) {
+  for (auto& m : matches) {
+    if (!m.params.contains("launches")) continue;
+    // Each launch of the match is the segment's next launch of the same kernel (fuse drops one).
+    std::size_t next = 0;
+    for (auto& launch : m.params.at("launches")) {
+      const std::string kernel = launch.value("kernel", "");
+      while (next < segment.launches.size() &&
+             map.launches[static_cast<std::size_t>(segment.launches[next])].name != kernel) {
+        ++next;
+      }
+      if (next == segment.launches.size()) break;
+      const auto index = static_cast<std::size_t>(segment.launches[next++]);
+      if (index >= timed_launches.size()) continue;
+      const auto& timed = timed_launches[index];
+      if (timed.value("name", "") != map.launches[index].name || !timed.contains("time_ms")) {
+        continue;
+      }
+      std::optional<double> floor;
+      if (timed.contains("floor_ms") && timed.at("floor_ms").is_number()) {
+        floor = timed.at("floor_ms").get<double>();
+      }
+      launch["potential_ms"] = launch_potential_ms(timed.at("time_ms").get<double>(), floor,
+                                                   launch.value("kind", "") == "template");
+    }
+  }
+}
+
 std::optional<std::vector<nlohmann::json>> segment_relaunches(const inductor::OutputCode& code,
                                                               const analysis::DispatchMap& map,
                                                               const analysis::Segment& segment) {
@@ -268,15 +303,11 @@ std::optional<std::vector<nlohmann::json>> segment_relaunches(const inductor::Ou
   for (const int index : segment.launches) {
     auto params = relaunch_params(code, map, segment, index, true);
     if (!params) return std::nullopt;
-    // What tuning this launch could give, for the order in which the search tries its settings:
-    // its measured time above its floor; a template's floor (bytes) says nothing of a product's
-    // arithmetic, so a template, or a launch without a floor, counts 5% of its time. Zero where
-    // nothing was timed (offline `match`).
+    // Zero where nothing was timed (offline `match`, or a map built before the profile: the
+    // search then sets it from the profiler's times, set_launch_potentials).
     const analysis::Launch& launch = map.launches[static_cast<std::size_t>(index)];
-    const bool template_kernel = params->value("kind", "") == "template";
-    (*params)["potential_ms"] = launch.floor_ms && !template_kernel
-                                    ? std::max(0.0, launch.time_ms - *launch.floor_ms)
-                                    : 0.05 * launch.time_ms;
+    (*params)["potential_ms"] = launch_potential_ms(launch.time_ms, launch.floor_ms,
+                                                    params->value("kind", "") == "template");
     out.push_back(std::move(*params));
   }
   return out;
