@@ -168,6 +168,52 @@ std::optional<search::RecipeMatch> segment_rewrite(const std::string& name,
   return found.front();
 }
 
+// Session 13's two L3 wins, on their own H200 captures: what the search proposed there.
+TEST(Rewrite, InPlaceAttentionSoftmaxIsComputedInRegisters) {
+  // L3/31: the softmax of attention rows of 16384, written in place before Inductor's matmul
+  // template multiplies it by V: its second walk reloads the row, its first keeps an online
+  // softmax (1.062x on the H200 once made one pass with the softmax in registers).
+  const auto found = rewrites(parse(fixture("h200_level3_31_VisionAttention_graph_0.py")));
+  const search::RecipeMatch* softmax = nullptr;
+  for (const auto& m : found) {
+    for (const auto& launch : m.params.value("launches", nlohmann::json::array())) {
+      if (launch.at("kernel") == "triton_red_fused__softmax_exp_prepare_softmax_online_sub_4") {
+        softmax = &m;
+        EXPECT_EQ(launch.at("rewrite").at("loops"), 2);
+        EXPECT_EQ(launch.at("rewrite").at("reused_loads"), 1);
+        EXPECT_EQ(launch.at("rewrite").at("softmax_in_registers"), 1);
+        EXPECT_EQ(launch.at("fixed").at("R0_BLOCK"), 16384);
+        EXPECT_EQ(count(launch.at("source").get<std::string>(), "online_softmax"), 0U);
+      }
+    }
+  }
+  ASSERT_NE(softmax, nullptr);
+  const auto settings = search::recipe_settings(*softmax);
+  ASSERT_FALSE(settings.empty());
+  const std::string source = search::candidate_source(*softmax, 2, settings.front());
+  EXPECT_NE(source.find("R0_BLOCK=16384"), std::string::npos) << source;
+  EXPECT_NE(source.find("triton_tem_fused__softmax_bmm_exp_select_sub_transpose_view_5[("),
+            std::string::npos);
+}
+
+TEST(Rewrite, VladNormalizationInsideATenLaunchSegmentBecomesOnePass) {
+  // L3/47: the last reduction of a ten-launch segment walks rows of 16384 twice, loading the same
+  // four inputs both times (1.128x on the H200 once made one pass).
+  const auto found = segment_rewrite("h200_level3_47_NetVladNoGhostClusters_graph_0.py", 1, 1, 0);
+  ASSERT_TRUE(found.has_value());
+  int one_pass = 0;
+  for (const auto& launch : found->params.at("launches")) {
+    if (!launch.contains("rewrite")) continue;
+    ++one_pass;
+    EXPECT_EQ(launch.at("kernel"),
+              "triton_red_fused__unsafe_view_clamp_min_clone_div_expand_linalg_vector_norm_mul_sub_"
+              "transpose_8");
+    EXPECT_EQ(launch.at("rewrite").at("reused_loads"), 4);
+    EXPECT_EQ(count(launch.at("source").get<std::string>(), "tl.load("), 4U);
+  }
+  EXPECT_EQ(one_pass, 1);
+}
+
 TEST(Rewrite, OnePassKernelInsideAMultiLaunchSegment) {
   // The softmax's segment holds five launches, a matmul template among them: the softmax is made
   // one pass and launched with the one-pass settings; the other four are relaunched as Inductor's.
@@ -439,10 +485,10 @@ print("ok")
   fs::remove_all(dir);
 }
 
-// A softmax's statistics alone, in one walk (as Inductor writes them where a matmul template
-// computes the softmax's output, L3/31): L2/91's kernel with its second walk replaced by stores of
-// the row's max and sum. One walk, nothing to reuse: made one pass for its softmax alone, and the
-// max and sum are Inductor's.
+// A softmax's statistics alone, in one walk (as Inductor writes them where a later kernel
+// computes the softmax's output: L1/95's cross-entropy has one): L2/91's kernel with its second
+// walk replaced by stores of the row's max and sum. One walk, nothing to reuse: made one pass for
+// its softmax alone, and the max and sum are Inductor's.
 TEST(Rewrite, OneWalkSoftmaxStatisticsAreComputedInRegistersUnderTheInterpreter) {
   std::string text = small_l2_91();
   const std::string from = "    tmp4 = tmp4[:, None]\n";

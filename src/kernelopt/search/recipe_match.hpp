@@ -170,7 +170,7 @@ struct OnePass {
 
 // The kernel module text made one pass, or nullopt when it has no row loop, a loop or atomic it
 // does not know, or neither a load to reuse nor an online softmax (a kernel of one walk, such as
-// the statistics of a softmax whose output a matmul template computes, qualifies by its softmax
+// the statistics of a softmax whose output a later kernel computes, qualifies by its softmax
 // alone). Assumes every row loop runs once.
 std::optional<OnePass> one_pass_source(const std::string& source);
 
