@@ -261,10 +261,6 @@ std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
   return params;
 }
 
-double launch_potential_ms(double time_ms, std::optional<double> floor_ms, bool template_kernel) {
-  return floor_ms && !template_kernel ? std::max(0.0, time_ms - *floor_ms) : 0.05 * time_ms;
-}
-
 void set_launch_potentials(std::vector<RecipeMatch>& matches,
                            const analysis::Segment& segment,
                            const analysis::DispatchMap& map,
@@ -286,12 +282,13 @@ void set_launch_potentials(std::vector<RecipeMatch>& matches,
       if (timed.value("name", "") != map.launches[index].name || !timed.contains("time_ms")) {
         continue;
       }
-      std::optional<double> floor;
-      if (timed.contains("floor_ms") && timed.at("floor_ms").is_number()) {
-        floor = timed.at("floor_ms").get<double>();
-      }
-      launch["potential_ms"] = launch_potential_ms(timed.at("time_ms").get<double>(), floor,
-                                                   launch.value("kind", "") == "template");
+      // Its time above its floor; a template (its floor, bytes, says nothing of a product's
+      // arithmetic), or a launch without a floor, counts 5% of its time.
+      const double time = timed.at("time_ms").get<double>();
+      const auto& floor = timed.value("floor_ms", nlohmann::json());
+      launch["potential_ms"] = floor.is_number() && launch.value("kind", "") != "template"
+                                   ? std::max(0.0, time - floor.get<double>())
+                                   : 0.05 * time;
     }
   }
 }
@@ -303,11 +300,6 @@ std::optional<std::vector<nlohmann::json>> segment_relaunches(const inductor::Ou
   for (const int index : segment.launches) {
     auto params = relaunch_params(code, map, segment, index, true);
     if (!params) return std::nullopt;
-    // Zero where nothing was timed (offline `match`, or a map built before the profile: the
-    // search then sets it from the profiler's times, set_launch_potentials).
-    const analysis::Launch& launch = map.launches[static_cast<std::size_t>(index)];
-    (*params)["potential_ms"] = launch_potential_ms(launch.time_ms, launch.floor_ms,
-                                                    params->value("kind", "") == "template");
     out.push_back(std::move(*params));
   }
   return out;

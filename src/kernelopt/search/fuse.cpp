@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <numeric>
 #include <regex>
 #include <set>
 
@@ -840,9 +841,7 @@ std::vector<nlohmann::json> fuse_neighbours(const RecipeMatch& match,
   // rounds on a 0.011 ms kernel while a 0.319 ms one, five times its floor, waited at the end).
   const auto& launches = match.params.at("launches");
   std::vector<std::size_t> order(launches.size());
-  for (std::size_t r = 0; r < order.size(); ++r) {
-    order[r] = r;
-  }
+  std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return launches[a].value("potential_ms", 0.0) > launches[b].value("potential_ms", 0.0);
   });

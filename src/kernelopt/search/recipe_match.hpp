@@ -133,14 +133,12 @@ std::int64_t smallest_yblock(const nlohmann::json& params);
 // block that must divide its size (a dimension whose mask Inductor dropped) dividing it.
 bool config_fits(const RecipeMatch& match, const nlohmann::json& settings);
 
-// What tuning one launch of a whole segment could give, the order in which the search moves the
-// launches' settings (config_match.cpp): its time above its floor; a template (its floor, bytes,
-// says nothing of a product's arithmetic), or a launch without a floor, counts 5% of its time.
-double launch_potential_ms(double time_ms, std::optional<double> floor_ms, bool template_kernel);
-
 // Writes each launch's potential_ms into the whole-segment matches (params "launches") of the
-// segment, from the profiler's times (`time_ms`, `floor_ms` and `name` per launch of the map, as
-// the show document lists them). A match's launch is the segment's next launch of its kernel (a
+// segment: what tuning it could give, the order in which the search moves the launches' settings
+// (config_match.cpp; 0 until set). It is the launch's time above its floor, from the profiler's
+// times (`time_ms`, `floor_ms` and `name` per launch of the map, as the show document lists them);
+// a template (its floor, bytes, says nothing of a product's arithmetic), or a launch without a
+// floor, counts 5% of its time. A match's launch is the segment's next launch of its kernel (a
 // fuse match has one launch fewer); one whose timed name differs from the map's is left as it was.
 void set_launch_potentials(std::vector<RecipeMatch>& matches,
                            const analysis::Segment& segment,
