@@ -10,6 +10,20 @@ packages=(cmake ninja-build g++ nlohmann-json3-dev libcli11-dev libfmt-dev libsq
 python=${KERNELOPT_SETUP_PYTHON:-python3}
 "$python" -c 'import venv, ensurepip' 2>/dev/null || packages+=(python3-venv)
 
+# Runs a download command up to five times: a dropped connection is the usual failure of a fresh
+# setup. Wheels that did arrive stay in pip's cache, so a new attempt fetches only the rest.
+retrying() {
+  local attempt
+  for attempt in 1 2 3 4 5; do
+    "$@" && return 0
+    ((attempt < 5)) || break
+    echo "setup: '$1 ${2:-}' failed (attempt $attempt of 5); trying again in $((attempt * 20)) s" >&2
+    sleep $((attempt * 20))
+  done
+  echo "setup: '$*' failed five times; check the network and run scripts/setup.sh again" >&2
+  return 1
+}
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
@@ -18,8 +32,8 @@ if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  retrying $sudo apt-get update -qq
+  retrying $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 [ -x .venv/bin/python ] || "$python" -m venv .venv
@@ -27,9 +41,14 @@ if ! .venv/bin/python -c 'import torch, triton, pytest, numpy, sys
 v = tuple(int(p) for p in numpy.__version__.split(".")[:2])
 sys.exit(not (torch.__version__.startswith("2.11.0") and triton.__version__ == "3.6.0" and v < (2, 4)))' 2>/dev/null; then
   echo "setup: installing torch 2.11.0 and triton 3.6.0 into .venv (a few GB)"
-  .venv/bin/python -m pip install -q --upgrade pip
+  retrying .venv/bin/python -m pip install -q --upgrade pip
+  # pip resumes a broken download from where it stopped; a connection that keeps breaking at the
+  # same byte (seen on CUDA wheels of several hundred MB) needs a whole new attempt instead.
+  resume=()
+  .venv/bin/python -m pip install --help | grep -q -- --resume-retries && resume=(--resume-retries 3)
   # numpy 2.4 refuses int() of a one-element array, which Triton 3.6's interpreter does for a
   # loop bound that is a kernel argument (the CPU tests of candidates run under the interpreter).
-  .venv/bin/python -m pip install -q torch==2.11.0 triton==3.6.0 "numpy<2.4" pytest
+  retrying .venv/bin/python -m pip install -q "${resume[@]}" torch==2.11.0 triton==3.6.0 \
+    "numpy<2.4" pytest
 fi
 echo "setup: done"
