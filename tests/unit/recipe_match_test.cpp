@@ -885,7 +885,8 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
     for (const auto& segment : c.map.segments) {
       for (auto m : {search::match_config(c.run.code, c.map, segment),
                      search::match_rewrite(c.run.code, c.map, segment),
-                     search::match_fuse(c.run.code, c.map, segment)}) {
+                     search::match_fuse(c.run.code, c.map, segment),
+                     search::match_split(c.run.code, c.map, segment)}) {
         if (m) matches.emplace_back(segment, *m);
       }
     }
@@ -925,6 +926,16 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
                                    std::string::npos;
                           }),
             6);
+  // The split's nine: the looped statistics of few long rows in L1/33 and L1/35 (a norm's Welford
+  // loop, as shifted sums), L1/37 (a sum of squares, Inductor's first stage of its own split),
+  // L2/11, L2/15, L2/19, L2/85 and L3/13 (Welford loops among other launches) and L2/65 (a sum
+  // after a pool): partial and combine kernels both compile.
+  EXPECT_EQ(std::count_if(jobs.begin(), jobs.end(),
+                          [](const nlohmann::json& j) {
+                            return j.at("candidate").get<std::string>().find("_split.py") !=
+                                   std::string::npos;
+                          }),
+            9);
   // And the gemm candidates of the real L3/1 MLP's extern products (--no-dispatch-aware), each
   // starting setting: the views rebuilt on meta tensors, the fp32 GEMM compiled.
   {

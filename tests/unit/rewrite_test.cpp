@@ -8,8 +8,10 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <tuple>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "kernelopt/search/recipe_match.hpp"
@@ -1311,6 +1313,258 @@ assert torch.allclose(out.double(), want, rtol=1e-4, atol=1e-4), (out.double() -
 print("ok")
 )";
   expect_interpreted_ok(dir);
+}
+
+// ---- split: a looped reduction's rows split among programs ----
+
+// A kernel in Inductor's form with three reductions of one loop over rows of 1000 (a sum, a max and
+// a Welford mean and M2) and an epilogue that loads a per-row weight.
+constexpr const char* kThreeReductions = R"(import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+
+@triton.jit
+def triton_red_fused_three_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, out_ptr3, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 6
+    r0_numel = 1000
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    x0 = xindex
+    _tmp2 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    _tmp4 = tl.full([XBLOCK, R0_BLOCK], float("-inf"), tl.float32)
+    tmp6_mean = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp6_m2 = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp6_weight = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_1 = r0_index
+        tmp0 = tl.load(in_ptr0 + (r0_1 + 1000*x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+        tmp3 = _tmp2 + tmp1
+        _tmp2 = tl.where(r0_mask & xmask, tmp3, _tmp2)
+        tmp5 = triton_helpers.maximum(_tmp4, tmp1)
+        _tmp4 = tl.where(r0_mask & xmask, tmp5, _tmp4)
+        tmp6_mean_next, tmp6_m2_next, tmp6_weight_next = triton_helpers.welford_reduce(
+            tmp1, tmp6_mean, tmp6_m2, tmp6_weight, roffset == 0
+        )
+        tmp6_mean = tl.where(r0_mask & xmask, tmp6_mean_next, tmp6_mean)
+        tmp6_m2 = tl.where(r0_mask & xmask, tmp6_m2_next, tmp6_m2)
+        tmp6_weight = tl.where(r0_mask & xmask, tmp6_weight_next, tmp6_weight)
+    tmp2 = tl.sum(_tmp2, 1)[:, None]
+    tmp4 = triton_helpers.max2(_tmp4, 1)[:, None]
+    tmp7, tmp8, tmp9 = triton_helpers.welford(tmp6_mean, tmp6_m2, tmp6_weight, 1)
+    tmp6 = tmp7[:, None]
+    tmp10 = tmp8[:, None]
+    tmp11 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last')
+    tmp12 = tl.full([1, 1], 1000.0, tl.float32)
+    tmp13 = (tmp10 / tmp12) * tmp11
+    tl.store(out_ptr0 + (x0), tmp2, xmask)
+    tl.store(out_ptr1 + (x0), tmp4, xmask)
+    tl.store(out_ptr2 + (x0), tmp6, xmask)
+    tl.store(out_ptr3 + (x0), tmp13, xmask)
+)";
+
+// The launch of kThreeReductions (or a transformation of it) as config relaunches it: x [6, 1000]
+// and w [6] in, sum, max, mean and w * variance out.
+nlohmann::json three_reductions_launch(const std::string& source) {
+  nlohmann::json args = nlohmann::json::array();
+  for (const auto& [param, side, root] :
+       {std::tuple{"in_ptr0", "inputs", "x"}, std::tuple{"in_ptr1", "inputs", "w"},
+        std::tuple{"out_ptr0", "outputs", "sum"}, std::tuple{"out_ptr1", "outputs", "max"},
+        std::tuple{"out_ptr2", "outputs", "mean"}, std::tuple{"out_ptr3", "outputs", "var"}}) {
+    args.push_back({{"param", param}, {"from", side}, {"root", root}});
+  }
+  args.push_back({{"param", "xnumel"}, {"literal", 6}});
+  args.push_back({{"param", "r0_numel"}, {"literal", 1000}});
+  return {{"kernel", "triton_red_fused_three_0"},
+          {"kind", "reduction"},
+          {"grid", 1},
+          {"args", args},
+          {"numels", {{"xnumel", 6}, {"r0_numel", 1000}}},
+          {"constexprs", {"XBLOCK", "R0_BLOCK"}},
+          {"divides", nlohmann::json::object()},
+          {"source", source}};
+}
+
+// Split, with and without shifted sums, at chunk counts from 1 to 16 (rows of 1000 are not a
+// multiple of any R0_BLOCK: the last chunk's last block is masked), the candidates compute what
+// Inductor's kernel does, under Triton's interpreter: on ordinary rows (mean 50), and on rows
+// with a NaN, with a +inf, and of all -inf, the same values and the same NaNs.
+TEST(Split, ThreeReductionsSplitComputeWhatInductorsKernelDoesUnderTheInterpreter) {
+  const auto split = search::split_reduction_source(kThreeReductions);
+  ASSERT_TRUE(split.has_value());
+  EXPECT_EQ(split->reductions, 3);
+  EXPECT_EQ(split->partials, 5);  // a sum, a max, a Welford triple
+  EXPECT_EQ(split->dtype, "torch.float32");
+  const std::string& text = split->source;
+  EXPECT_NE(text.find("r0_mask = r0_index < r0_end"), std::string::npos) << text;
+  EXPECT_NE(text.find("for r0_offset in tl.range(r0_start, r0_end, R0_BLOCK):"), std::string::npos);
+  EXPECT_NE(text.find("tmp2 = tl.sum(tl.where(split_mask, part0, 0.0), 1)[:, None]"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("tmp7, tmp8, tmp9 = triton_helpers.welford(part2, part3, "
+                      "tl.where(split_mask, part4, 0.0), 1)"),
+            std::string::npos)
+      << text;
+  // The epilogue (the per-row load, the stores) only in the combine kernel.
+  EXPECT_EQ(count(text, "tl.load(in_ptr1 + (x0)"), 1U);
+  EXPECT_GT(text.find("tl.load(in_ptr1 + (x0)"), text.find("_split_combine("));
+  const auto sums = search::shifted_sums_source(kThreeReductions);
+  ASSERT_TRUE(sums.has_value());
+  const auto split_sums = search::split_reduction_source(sums->source);
+  ASSERT_TRUE(split_sums.has_value());
+  EXPECT_EQ(split_sums->reductions, 3);
+
+  const fs::path dir = fs::temp_directory_path() / ("kernelopt_split_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const search::RecipeMatch inductor{"config", three_reductions_launch(kThreeReductions), ""};
+  std::ofstream(dir / "inductor.py") << search::candidate_source(
+      inductor, 0, {{"XBLOCK", 2}, {"R0_BLOCK", 256}, {"num_warps", 2}});
+  const std::vector<nlohmann::json> settings = {
+      {{"k0_XBLOCK", 4}, {"k0_R0_BLOCK", 128}, {"k0_SPLIT", 3}, {"k0_num_warps", 2}},
+      {{"k0_XBLOCK", 1}, {"k0_R0_BLOCK", 256}, {"k0_SPLIT", 2}, {"k0_num_warps", 4}},
+      {{"k0_XBLOCK", 8}, {"k0_R0_BLOCK", 256}, {"k0_SPLIT", 1}, {"k0_num_warps", 1}},
+      {{"k0_XBLOCK", 8}, {"k0_R0_BLOCK", 64}, {"k0_SPLIT", 64}, {"k0_num_warps", 2}}};
+  std::vector<std::string> names;
+  for (std::size_t form = 0; form < 2; ++form) {
+    nlohmann::json launch = three_reductions_launch((form == 0 ? split : split_sums)->source);
+    launch["split_reduction"] = {{"partials", 5}, {"dtype", "torch.float32"}};
+    const search::RecipeMatch m{
+        "split", {{"kind", "segment"}, {"launches", nlohmann::json::array({launch})}}, "test"};
+    for (std::size_t k = 0; k < settings.size(); ++k) {
+      names.push_back(fmt::format("split_{}_{}", form == 0 ? "welford" : "sums", k));
+      std::ofstream(dir / (names.back() + ".py")) << search::candidate_source(m, 0, settings[k]);
+    }
+  }
+  // Sixteen chunks of 64 where 64 were asked (the last ones would be empty), one where 1 was.
+  const std::string many = read(dir / "split_welford_3.py");
+  EXPECT_NE(many.find("[(triton.cdiv(6, 8), 16, 1)]"), std::string::npos) << many;
+  EXPECT_NE(many.find("SPLIT_BLOCK=16"), std::string::npos) << many;
+  EXPECT_NE(read(dir / "split_welford_2.py").find("[(triton.cdiv(6, 8), 1, 1)]"),
+            std::string::npos);
+  std::ofstream(dir / "check.py") << kCheckPrelude << R"(
+names = json.loads(sys.argv[2])
+torch.manual_seed(0)
+x = torch.randn(6, 1000) * 3 + 50
+x[3, 17] = float("nan")
+x[4, 987] = float("inf")
+x[5] = float("-inf")
+w = torch.rand(6) + 0.5
+def outputs():
+    return {k: torch.full((6,), 7.0) for k in ("sum", "max", "mean", "var")}
+want = outputs()
+load("inductor").run({"x": x, "w": w}, want)
+d = x[:3].double()
+assert torch.allclose(want["sum"][:3].double(), d.sum(1), rtol=1e-5)
+assert torch.allclose(want["var"][:3].double(), d.var(1, unbiased=False) * w[:3].double(), rtol=1e-4)
+for name in names:
+    got = outputs()
+    load(name).run({"x": x, "w": w}, got)
+    for k in want:
+        assert torch.equal(torch.isnan(got[k]), torch.isnan(want[k])), (name, k, got[k], want[k])
+        assert torch.allclose(got[k], want[k], rtol=1e-5, atol=1e-3, equal_nan=True), (name, k, got[k], want[k])
+print("ok")
+)";
+  expect_interpreted_ok(dir, " '" + nlohmann::json(names).dump() + "'");
+  fs::remove_all(dir);
+}
+
+// The real L1/35 group norm cut to 8 groups of 8 x 512 (so the interpreter runs it in seconds):
+// the split strategy makes its Welford loop shifted sums and splits it; the whole segment
+// (statistics, then the normalization) computes the group norm of float64 PyTorch.
+TEST(Split, GroupNormSegmentSplitUnderTheInterpreter) {
+  std::string text = fixture("h200_level1_35_GroupNorm__graph_0.py");
+  replace_all(text, "    xnumel = 896\n", "    xnumel = 8\n");
+  replace_all(text, "2097152", "4096");
+  replace_all(text, "1879048192", "32768");
+  replace_all(text, "262144", "512");
+  replace_all(text, "buf1, 896, 4096, stream", "buf1, 8, 4096, stream");
+  replace_all(text, "libdevice.rsqrt(", "tl.rsqrt(");  // not in Triton 3.6's interpreter
+  const Captured c = parse(text);
+  const auto m = search::match_split(c.run.code, c.map, c.map.segments.at(0));
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(search::strategy_of(*m), "split");
+  EXPECT_EQ(search::proposer_of(*m), "rewrite");
+  const auto& stats = m->params.at("launches")[0];
+  EXPECT_TRUE(stats.at("split_reduction").at("shifted_sums").get<bool>());
+  EXPECT_FALSE(m->params.at("launches")[1].contains("split_reduction"));
+  // Starting settings: each with SPLIT; later rounds move SPLIT too.
+  const auto start = search::recipe_settings(*m);
+  ASSERT_FALSE(start.empty());
+  for (const auto& s : start) {
+    EXPECT_GE(s.value("k0_SPLIT", 0), 2) << s.dump();
+  }
+  const auto next = search::recipe_neighbours(*m, start.front());
+  EXPECT_TRUE(std::any_of(next.begin(), next.end(), [&](const nlohmann::json& s) {
+    return s.at("k0_SPLIT") != start.front().at("k0_SPLIT");
+  }));
+  const fs::path dir =
+      fs::temp_directory_path() / ("kernelopt_split_group_norm_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "split.py") << search::candidate_source(*m, 0,
+                                                              {{"k0_XBLOCK", 2},
+                                                               {"k0_R0_BLOCK", 512},
+                                                               {"k0_SPLIT", 3},
+                                                               {"k0_num_warps", 2},
+                                                               {"k1_XBLOCK", 512},
+                                                               {"k1_num_warps", 4}});
+  std::ofstream(dir / "check.py") << kCheckPrelude << R"(
+torch.manual_seed(0)
+x = torch.randn(1, 64, 512) * 2 + 100
+w, b = torch.randn(64), torch.randn(64)
+want = torch.nn.functional.group_norm(x.double(), 8, w.double(), b.double(), 1e-5).float()
+out = torch.full((1, 64, 512), 7.0)
+load("split").run({"arg2_1": x, "arg0_1": w, "arg1_1": b}, {"buf3": out})
+assert torch.allclose(out, want, rtol=1e-4, atol=1e-4), (out - want).abs().max()
+print("ok")
+)";
+  expect_interpreted_ok(dir);
+  fs::remove_all(dir);
+}
+
+// Where the split does not apply, nothing is split: an arg-reduction, a second walk, a store of
+// the lanes, an epilogue that uses the loop's values, integer accumulators, another constexpr.
+TEST(Split, NotWhereItDoesNotApply) {
+  const std::string base = kThreeReductions;
+  const auto changed = [&](const std::string& from, const std::string& to) {
+    std::string text = base;
+    replace_all(text, from, to);
+    EXPECT_NE(text, base) << from;
+    return search::split_reduction_source(text).has_value();
+  };
+  EXPECT_FALSE(changed("    tmp4 = triton_helpers.max2(_tmp4, 1)[:, None]\n",
+                       "    tmp4_val, tmp4 = triton_helpers.max_with_index(_tmp4, _tmp4, 1)\n"));
+  EXPECT_FALSE(changed("    tl.store(out_ptr0 + (x0), tmp2, xmask)\n",
+                       "    tl.store(out_ptr0 + (x0), tmp2, xmask)\n"
+                       "    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):\n"
+                       "        pass\n"));
+  EXPECT_FALSE(changed("    tl.store(out_ptr0 + (x0), tmp2, xmask)\n",
+                       "    tl.store(out_ptr0 + (x0), tl.sum(_tmp2, 1)[:, None], xmask)\n"));
+  EXPECT_FALSE(changed("    tmp12 = tl.full([1, 1], 1000.0, tl.float32)\n",
+                       "    tmp12 = tl.sum(tmp1, 1)[:, None]\n"));
+  EXPECT_FALSE(changed("_tmp2 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)",
+                       "_tmp2 = tl.full([XBLOCK, R0_BLOCK], 0, tl.int64)"));
+  EXPECT_FALSE(
+      changed("R0_BLOCK : tl.constexpr):", "R0_BLOCK : tl.constexpr, OTHER : tl.constexpr):"));
+  // A one-launch pointwise segment, and the L1/95 cross-entropy (an online softmax): none.
+  const Captured relu = parse(fixture("h200_level1_19_ReLU_graph_0.py"));
+  EXPECT_FALSE(search::match_split(relu.run.code, relu.map, relu.map.segments.at(0)).has_value());
+  const Captured ce = parse(fixture("h200_level1_95_CrossEntropyLoss_graph_0.py"));
+  for (const auto& segment : ce.map.segments) {
+    EXPECT_FALSE(search::match_split(ce.run.code, ce.map, segment).has_value());
+  }
 }
 
 }  // namespace

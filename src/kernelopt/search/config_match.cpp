@@ -441,6 +441,7 @@ std::string launch_text(const nlohmann::json& p,
                         const std::string& prefix,
                         std::map<std::string, std::string>& tensors,
                         std::string& body) {
+  if (p.contains("split_reduction")) return split_launch_text(p, settings, prefix, tensors, body);
   std::vector<std::string> call_args;
   for (const auto& arg : p.at("args")) {
     if (arg.contains("literal")) {

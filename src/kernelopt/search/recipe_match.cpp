@@ -1025,7 +1025,7 @@ std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
 }
 
 std::string proposer_of(const RecipeMatch& match) {
-  if (match.recipe == "fuse") return "rewrite";
+  if (match.recipe == "fuse" || match.recipe == "split") return "rewrite";
   return match.recipe == "config" || match.recipe == "rewrite" ? match.recipe : "recipe";
 }
 
@@ -1038,7 +1038,8 @@ std::vector<RecipeMatch> match_strategies(const inductor::OutputCode& code,
                                           const analysis::Segment& segment) {
   std::vector<RecipeMatch> out;
   for (auto match : {match_recipe(code, map, segment), match_config(code, map, segment),
-                     match_rewrite(code, map, segment), match_fuse(code, map, segment)}) {
+                     match_rewrite(code, map, segment), match_fuse(code, map, segment),
+                     match_split(code, map, segment)}) {
     if (match) out.push_back(std::move(*match));
   }
   return out;
@@ -1069,7 +1070,7 @@ std::vector<std::pair<std::int64_t, std::int64_t>> fitted_tiles(
 std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
   if (match.recipe == "config") return config_settings(match);
   if (match.recipe == "rewrite") return rewrite_settings(match);
-  if (match.recipe == "fuse") return fuse_settings(match);
+  if (match.recipe == "fuse" || match.recipe == "split") return fuse_settings(match);
   if (match.recipe == "reduce_dim") {
     // Fewer than 128 columns: tiles as wide as the columns (a power of two, at least 16) and as
     // many rows a step as make 512 and 1024 elements (at most 32).
@@ -1208,11 +1209,9 @@ std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
   } else if (match.recipe == "config" && match.params.value("kind", "") == "template") {
     return {};  // a template inside a fused segment keeps Inductor's launch
   } else if (match.recipe == "config" || match.recipe == "rewrite") {
-    knobs = {{"XBLOCK", 1, 4096},
-             {"YBLOCK", 1, 1024},
-             {"R0_BLOCK", 16, 8192},
-             {"num_warps", 1, 32},
-             {"num_stages", 1, 4}};
+    knobs = {{"XBLOCK", 1, 4096},    {"YBLOCK", 1, 1024},
+             {"R0_BLOCK", 16, 8192}, {"num_warps", 1, 32},
+             {"num_stages", 1, 4},   {"SPLIT", 2, 256}};  // a split launch's chunks a row
     elements = {"XBLOCK", "YBLOCK", "R0_BLOCK"};
     if (match.params.contains("fixed")) {  // a persistent reduction's whole row per program
       max_elements =
@@ -1277,7 +1276,9 @@ std::string candidate_source(const RecipeMatch& match,
   if (match.recipe == "config" || match.recipe == "rewrite") {
     return config_source(match, segment, settings);
   }
-  if (match.recipe == "fuse") return fuse_source(match, segment, settings);
+  if (match.recipe == "fuse" || match.recipe == "split") {
+    return fuse_source(match, segment, settings);
+  }
   if (match.recipe == "gemm") {
     const auto& p = match.params;
     std::vector<std::string> operands;

@@ -98,14 +98,14 @@ std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
                                         const analysis::DispatchMap& map,
                                         const analysis::Segment& segment);
 
-// A match's proposer: "config", "rewrite" (its fuse transformation too) or "recipe".
+// A match's proposer: "config", "rewrite" (its fuse and split transformations too) or "recipe".
 std::string proposer_of(const RecipeMatch& match);
 
-// A match's strategy name: "config", "rewrite", "fuse", or "recipe:NAME".
+// A match's strategy name: "config", "rewrite", "fuse", "split", or "recipe:NAME".
 std::string strategy_of(const RecipeMatch& match);
 
 // Every strategy the proposers offer for a segment, in this order: its recipe (match_recipe, at
-// most one), config, rewrite and fuse, each where it matches (`recipe` of each says which).
+// most one), config, rewrite, fuse and split, each where it matches (`recipe` of each says which).
 std::vector<RecipeMatch> match_strategies(const inductor::OutputCode& code,
                                           const analysis::DispatchMap& map,
                                           const analysis::Segment& segment);
@@ -245,6 +245,44 @@ std::string launch_text(const nlohmann::json& p,
                         const std::string& prefix,
                         std::map<std::string, std::string>& tensors,
                         std::string& body);
+
+// split (split.cpp), a rewrite of Inductor's kernels: a looped reduction of at most
+// kSplitMostRows rows of at least kSplitLeastRow elements made two kernels, a partial kernel
+// (Inductor's, its loop over one chunk of the row: program_id(1) picks the chunk) storing each
+// reduction's lane result per (chunk, row), and a combine kernel reducing a row's partials the same
+// way (sum, max2, min2, Welford's combine) and running Inductor's epilogue. Its own strategy,
+// "split" (proposer rewrite); a Welford loop is made shifted sums first. The segment's other
+// launches are relaunched as config relaunches them. params: {"kind": "segment", "launches": [...,
+// split ones with "split_reduction": {"partials", "dtype", "reductions", "shifted_sums"} and their
+// starting "settings" (config's tiles with SPLIT: chunks a row)]}.
+inline constexpr std::int64_t kSplitMostRows = 16384;
+inline constexpr std::int64_t kSplitLeastRow = 4096;
+inline constexpr std::int64_t kSplitPrograms = 4096;  // programs the starting settings aim at
+
+struct SplitReduction {
+  std::string source;  // the module text: the header, KERNEL_split_partial, KERNEL_split_combine
+  std::string kernel;  // KERNEL
+  int reductions = 0;  // reductions over the lanes split
+  int partials = 0;    // values each (chunk, row) stores: 1 a sum, max or min, 3 a Welford triple
+  std::string dtype;   // the partials' torch dtype ("torch.float32", "torch.float64")
+};
+
+// What match_split does to one kernel's module text (config's relaunch source), exposed for
+// tests; nullopt where it does not apply (split.cpp's opening comment says where).
+std::optional<SplitReduction> split_reduction_source(const std::string& source);
+
+std::optional<RecipeMatch> match_split(const inductor::OutputCode& code,
+                                       const analysis::DispatchMap& map,
+                                       const analysis::Segment& segment);
+
+// launch_text for a split launch (params with "split_reduction"): the partial buffers, the partial
+// launch on (x programs, chunks) and the combine launch; SPLIT from the settings (4 by default),
+// fewer where the last chunks would be empty.
+std::string split_launch_text(const nlohmann::json& p,
+                              const nlohmann::json& settings,
+                              const std::string& prefix,
+                              std::map<std::string, std::string>& tensors,
+                              std::string& body);
 
 // fuse (fuse.cpp), a rewrite of Inductor's kernels: a pointwise launch P whose output B is read
 // only by later launches of the segment (not returned, not read after them, not a graph input;
