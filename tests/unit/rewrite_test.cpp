@@ -1534,6 +1534,80 @@ print("ok")
   fs::remove_all(dir);
 }
 
+// L2/85 cut to 2 x 64 channels of 32 x 32 (16 groups of 4 x 1024: rows long enough to split),
+// its statistics split on top of the fuse rewrite (the group norm computed inside the max pool):
+// the whole segment computes the convolution's bias, group norm, scale, pool and clamp of float64
+// PyTorch under the interpreter, and leaves the convolution's output as it was.
+TEST(Split, OnTopOfFuseComputesTheModelUnderTheInterpreter) {
+  std::string text = fixture("h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py");
+  std::vector<std::pair<std::string, std::string>> cuts = {
+      {"    xnumel = 2048\n    r0_numel = 63504\n", "    xnumel = 32\n    r0_numel = 4096\n"},
+      {"64*r0_3 + 1016064*x1", "64*r0_3 + 65536*x1"},
+      {"    xnumel = 130056192\n", "    xnumel = 131072\n"},
+      {"x2 = xindex // 1016064", "x2 = xindex // 65536"},
+      {"63504.0", "4096.0"},
+      {"    ynumel = 8192\n    xnumel = 961\n", "    ynumel = 128\n    xnumel = 64\n"},
+      {"x2 = (xindex % 31)", "x2 = (xindex % 8)"},
+      {"x3 = xindex // 31", "x3 = xindex // 8"},
+      {"256*x2 + 32256*x3 + 1016064*y1", "256*x2 + 8192*x3 + 65536*y1"},
+      {"x4 + 961*y5", "x4 + 64*y5"},
+      {"buf3, buf4, 2048, 63504, stream", "buf3, buf4, 32, 4096, stream"},
+      {"arg5_1, 130056192, stream", "arg5_1, 131072, stream"},
+      {"buf6, buf8, 8192, 961, stream", "buf6, buf8, 128, 64, stream"},
+      {"((128, 16, 1, 1), (16, 1, 2048, 2048)", "((2, 16, 1, 1), (16, 1, 32, 32)"},
+      {"((128, 64, 31, 31), (61504, 961, 31, 1)", "((2, 64, 8, 8), (4096, 64, 8, 1)"},
+      {"(128, 64, 126, 126), (1016064, 1, 8064, 64)", "(2, 64, 32, 32), (65536, 1, 2048, 64)"},
+      {"libdevice.rsqrt(", "tl.rsqrt("}};
+  // The pool's window rows: 8064 (a row of 126 positions of 64 channels) becomes 2048.
+  for (const int row : {1, 2, 3}) {
+    for (const int col : {0, 1, 2, 3}) {
+      cuts.emplace_back(fmt::format("({} + y0", row * 8064 + col * 64),
+                        fmt::format("({} + y0", row * 2048 + col * 64));
+    }
+  }
+  for (const auto& [from, to] : cuts) {
+    ASSERT_NE(text.find(from), std::string::npos) << from;
+    replace_all(text, from, to);
+  }
+  const Captured c = parse(text);
+  const auto m = search::match_split(c.run.code, c.map, c.map.segments.at(1));
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->params.at("split_on"), "fuse");
+  const auto& launches = m->params.at("launches");
+  ASSERT_EQ(launches.size(), 2U);  // the statistics, split; the pool with the norm inside
+  EXPECT_TRUE(launches[0].contains("split_reduction"));
+  EXPECT_TRUE(launches[1].value("fused", false)) << launches[1].dump();
+  const fs::path dir =
+      fs::temp_directory_path() / ("kernelopt_split_fuse_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "split.py") << search::candidate_source(*m, 1,
+                                                              {{"k0_XBLOCK", 8},
+                                                               {"k0_R0_BLOCK", 256},
+                                                               {"k0_SPLIT", 4},
+                                                               {"k0_num_warps", 2},
+                                                               {"k1_XBLOCK", 16},
+                                                               {"k1_YBLOCK", 32},
+                                                               {"k1_num_warps", 2}});
+  std::ofstream(dir / "check.py") << kCheckPrelude << R"(
+torch.manual_seed(0)
+conv = torch.randn(131072) * 2 + 0.5          # the convolution's output, channels last
+bias, weight, shift, scale = torch.randn(64), torch.randn(64), torch.randn(64), torch.rand(64) + 0.5
+inputs = {"buf2": conv.clone(), "arg1_1": bias, "arg3_1": weight, "arg4_1": shift, "arg5_1": scale}
+outputs = {"buf8": torch.full((8192,), 7.0)}
+load("split").run(inputs, outputs)
+x = torch.as_strided(conv, (2, 64, 32, 32), (65536, 1, 2048, 64)).double() + bias.double()[None, :, None, None]
+y = F.group_norm(x, 16, weight.double(), shift.double(), 1e-5) * scale.double()[None, :, None, None]
+want = F.max_pool2d(y, 4, 4).clamp(0, 1).reshape(-1)
+got = outputs["buf8"].double()
+assert torch.equal(inputs["buf2"], conv), "the convolution's output was written"
+assert torch.allclose(got, want, rtol=1e-4, atol=1e-4), (got - want).abs().max()
+print("ok")
+)";
+  expect_interpreted_ok(dir);
+  fs::remove_all(dir);
+}
+
 // Where the split does not apply, nothing is split: an arg-reduction, a second walk, a store of
 // the lanes, an epilogue that uses the loop's values, integer accumulators, another constexpr.
 TEST(Split, NotWhereItDoesNotApply) {

@@ -251,8 +251,9 @@ std::string launch_text(const nlohmann::json& p,
 // (Inductor's, its loop over one chunk of the row: program_id(1) picks the chunk) storing each
 // reduction's lane result per (chunk, row), and a combine kernel reducing a row's partials the same
 // way (sum, max2, min2, Welford's combine) and running Inductor's epilogue. Its own strategy,
-// "split" (proposer rewrite); a Welford loop is made shifted sums first. The segment's other
-// launches are relaunched as config relaunches them. params: {"kind": "segment", "launches": [...,
+// "split" (proposer rewrite); a Welford loop is made shifted sums first. It starts from fuse's
+// launches where fuse applies, else from the rewrite's, else from config's relaunch ("split_on").
+// params: {"kind": "segment", "split_on", "launches": [...,
 // split ones with "split_reduction": {"partials", "dtype", "reductions", "shifted_sums"} and their
 // starting "settings" (config's tiles with SPLIT: chunks a row)]}.
 inline constexpr std::int64_t kSplitMostRows = 16384;

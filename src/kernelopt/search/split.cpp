@@ -442,14 +442,26 @@ std::string split_launch_text(const nlohmann::json& p,
 std::optional<RecipeMatch> match_split(const inductor::OutputCode& code,
                                        const analysis::DispatchMap& map,
                                        const analysis::Segment& segment) {
-  auto config = match_config(code, map, segment);
-  if (!config || config->params.value("kind", "") == "template") return std::nullopt;
-  nlohmann::json launches = config->params.contains("launches")
-                                ? config->params.at("launches")
-                                : nlohmann::json::array({config->params});
+  // The split adds to what the other rewrites did to the segment: fuse's launches where fuse
+  // applies (L2/85's norm computed inside its pool), else the rewrite's (shifted sums, recompute
+  // instead of reload), else config's relaunch.
+  std::optional<RecipeMatch> base = match_fuse(code, map, segment);
+  std::string on = base ? "fuse" : "";
+  if (!base) {
+    base = match_rewrite(code, map, segment);
+    on = base ? "rewrite" : "";
+  }
+  if (!base) base = match_config(code, map, segment);
+  if (!base || base->params.value("kind", "") == "template") return std::nullopt;
+  nlohmann::json launches = base->params.contains("launches")
+                                ? base->params.at("launches")
+                                : nlohmann::json::array({base->params});
   std::vector<std::string> what;
   for (auto& launch : launches) {
-    if (launch.value("kind", "") != "reduction" || !launch.contains("numels")) continue;
+    if (launch.value("kind", "") != "reduction" || !launch.contains("numels") ||
+        launch.contains("fixed")) {
+      continue;  // a one-pass rewrite's (its whole row a program) has no loop left
+    }
     const auto& numels = launch.at("numels");
     if (!numels.contains("xnumel") || !numels.contains("r0_numel")) continue;
     const auto rows = numels.at("xnumel").get<std::int64_t>();
@@ -458,17 +470,16 @@ std::optional<RecipeMatch> match_split(const inductor::OutputCode& code,
     // Shifted sums first where the kernel keeps a Welford loop: the split adds programs, the
     // sums take the division out of each element.
     std::string source = launch.at("source").get<std::string>();
-    bool sums = false;
-    if (auto s = shifted_sums_source(source)) {
-      source = s->source;
-      sums = true;
-    }
+    if (auto s = shifted_sums_source(source)) source = s->source;
+    const bool sums = source.find("_dx = tl.where(") != std::string::npos;
     const auto split = split_reduction_source(source);
     if (!split) continue;
     // Starting settings: config's tiles, each with as many chunks a row as make about 4096
     // programs (2 to 64, each chunk at least two R0_BLOCKs).
     std::vector<nlohmann::json> settings;
-    for (auto s : config_settings(RecipeMatch{"config", launch, ""})) {
+    nlohmann::json plain = launch;
+    plain.erase("settings");
+    for (auto s : config_settings(RecipeMatch{"config", plain, ""})) {
       const std::int64_t xblock = s.value("XBLOCK", std::int64_t{1});
       const std::int64_t block = s.value("R0_BLOCK", std::int64_t{1024});
       const std::int64_t programs = (rows + xblock - 1) / xblock;
@@ -493,9 +504,15 @@ std::optional<RecipeMatch> match_split(const inductor::OutputCode& code,
   if (what.empty()) return std::nullopt;
   const std::string why = fmt::format(
       "Inductor's looped reduction {} split: each row's chunks reduced by programs of their own "
-      "into partial results, a second kernel combining them and finishing the row",
-      fmt::join(what, "; "));
-  return RecipeMatch{"split", {{"kind", "segment"}, {"launches", launches}}, why};
+      "into partial results, a second kernel combining them and finishing the row{}",
+      fmt::join(what, "; "),
+      on.empty() ? "" : fmt::format(" (on top of the {} rewrite: {})", on, base->why));
+  nlohmann::json params =
+      base->params.contains("launches") ? base->params : nlohmann::json::object();
+  params["kind"] = "segment";
+  params["launches"] = launches;
+  params["split_on"] = on.empty() ? "config" : on;
+  return RecipeMatch{"split", params, why};
 }
 
 }  // namespace kernelopt::search
