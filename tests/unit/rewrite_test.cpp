@@ -1480,6 +1480,22 @@ print("ok")
   fs::remove_all(dir);
 }
 
+// Writes candidate `m` (segment `segment`, `settings`) as split.py and `script` (after
+// kCheckPrelude) as check.py into a fresh folder, and runs the check under the interpreter.
+void expect_candidate_checks(const std::string& folder,
+                             const search::RecipeMatch& m,
+                             int segment,
+                             const nlohmann::json& settings,
+                             const std::string& script) {
+  const fs::path dir = fs::temp_directory_path() / (folder + "_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "split.py") << search::candidate_source(m, segment, settings);
+  std::ofstream(dir / "check.py") << kCheckPrelude << script;
+  expect_interpreted_ok(dir);
+  fs::remove_all(dir);
+}
+
 // The real L1/35 group norm cut to 8 groups of 8 x 512 (so the interpreter runs it in seconds):
 // the split strategy makes its Welford loop shifted sums and splits it; the whole segment
 // (statistics, then the normalization) computes the group norm of float64 PyTorch.
@@ -1509,18 +1525,14 @@ TEST(Split, GroupNormSegmentSplitUnderTheInterpreter) {
   EXPECT_TRUE(std::any_of(next.begin(), next.end(), [&](const nlohmann::json& s) {
     return s.at("k0_SPLIT") != start.front().at("k0_SPLIT");
   }));
-  const fs::path dir =
-      fs::temp_directory_path() / ("kernelopt_split_group_norm_" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  std::ofstream(dir / "split.py") << search::candidate_source(*m, 0,
-                                                              {{"k0_XBLOCK", 2},
-                                                               {"k0_R0_BLOCK", 512},
-                                                               {"k0_SPLIT", 3},
-                                                               {"k0_num_warps", 2},
-                                                               {"k1_XBLOCK", 512},
-                                                               {"k1_num_warps", 4}});
-  std::ofstream(dir / "check.py") << kCheckPrelude << R"(
+  expect_candidate_checks("kernelopt_split_group_norm", *m, 0,
+                          {{"k0_XBLOCK", 2},
+                           {"k0_R0_BLOCK", 512},
+                           {"k0_SPLIT", 3},
+                           {"k0_num_warps", 2},
+                           {"k1_XBLOCK", 512},
+                           {"k1_num_warps", 4}},
+                          R"(
 torch.manual_seed(0)
 x = torch.randn(1, 64, 512) * 2 + 100
 w, b = torch.randn(64), torch.randn(64)
@@ -1529,9 +1541,7 @@ out = torch.full((1, 64, 512), 7.0)
 load("split").run({"arg2_1": x, "arg0_1": w, "arg1_1": b}, {"buf3": out})
 assert torch.allclose(out, want, rtol=1e-4, atol=1e-4), (out - want).abs().max()
 print("ok")
-)";
-  expect_interpreted_ok(dir);
-  fs::remove_all(dir);
+)");
 }
 
 // L2/85 cut to 2 x 64 channels of 32 x 32 (16 groups of 4 x 1024: rows long enough to split),
@@ -1577,19 +1587,15 @@ TEST(Split, OnTopOfFuseComputesTheModelUnderTheInterpreter) {
   ASSERT_EQ(launches.size(), 2U);  // the statistics, split; the pool with the norm inside
   EXPECT_TRUE(launches[0].contains("split_reduction"));
   EXPECT_TRUE(launches[1].value("fused", false)) << launches[1].dump();
-  const fs::path dir =
-      fs::temp_directory_path() / ("kernelopt_split_fuse_" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  std::ofstream(dir / "split.py") << search::candidate_source(*m, 1,
-                                                              {{"k0_XBLOCK", 8},
-                                                               {"k0_R0_BLOCK", 256},
-                                                               {"k0_SPLIT", 4},
-                                                               {"k0_num_warps", 2},
-                                                               {"k1_XBLOCK", 16},
-                                                               {"k1_YBLOCK", 32},
-                                                               {"k1_num_warps", 2}});
-  std::ofstream(dir / "check.py") << kCheckPrelude << R"(
+  expect_candidate_checks("kernelopt_split_fuse", *m, 1,
+                          {{"k0_XBLOCK", 8},
+                           {"k0_R0_BLOCK", 256},
+                           {"k0_SPLIT", 4},
+                           {"k0_num_warps", 2},
+                           {"k1_XBLOCK", 16},
+                           {"k1_YBLOCK", 32},
+                           {"k1_num_warps", 2}},
+                          R"(
 torch.manual_seed(0)
 conv = torch.randn(131072) * 2 + 0.5          # the convolution's output, channels last
 bias, weight, shift, scale = torch.randn(64), torch.randn(64), torch.randn(64), torch.rand(64) + 0.5
@@ -1603,9 +1609,7 @@ got = outputs["buf8"].double()
 assert torch.equal(inputs["buf2"], conv), "the convolution's output was written"
 assert torch.allclose(got, want, rtol=1e-4, atol=1e-4), (got - want).abs().max()
 print("ok")
-)";
-  expect_interpreted_ok(dir);
-  fs::remove_all(dir);
+)");
 }
 
 // Where the split does not apply, nothing is split: an arg-reduction, a second walk, a store of
