@@ -1315,6 +1315,82 @@ print("ok")
   expect_interpreted_ok(dir);
 }
 
+// ---- cheaper arithmetic: Mish with one exponential ----
+
+// L2/35's pool-and-Mish kernel (its real capture): the tanh of the softplus becomes n / (n + 2)
+// with n = e^x (e^x + 2), the kernel's own exponential reused. Under Triton's interpreter the
+// rewritten kernel's Mish gives float64 PyTorch's F.mish within float32 rounding on values across
+// the range: very negative, around zero, at and past the softplus threshold of 20, where the
+// exponential overflows, +-inf and NaN (the same NaNs). The rewrite, fuse and split strategies
+// all carry it; config does not.
+TEST(CheapMath, MishWithOneExponentialUnderTheInterpreter) {
+  const std::string text =
+      fixture("h200_level2_35_Conv2d_Subtract_HardSwish_MaxPool_Mish_graph_0.py");
+  const Captured c = parse(text);
+  const std::string kernel =
+      "triton_poi_fused_convolution_hardswish_max_pool2d_with_indices_mish_sub_3";
+  const std::string source = search::without_heuristics(c.run.code.kernel(kernel)->source);
+  const auto cheap = search::cheaper_math_source(source);
+  ASSERT_TRUE(cheap.has_value());
+  EXPECT_EQ(cheap->mish, 1);
+  EXPECT_EQ(cheap->source.find("libdevice.tanh("), std::string::npos) << cheap->source;
+  EXPECT_NE(cheap->source.find("tmp12_n = tmp9 * (tmp9 + 2.0)\n"), std::string::npos);
+  EXPECT_NE(cheap->source.find("tmp12 = tl.where(tmp8, 1.0, tmp12_n / (tmp12_n + 2.0))\n"),
+            std::string::npos);
+  // Another threshold (softplus with threshold 10), or another operand of the exponential: left.
+  std::string other = source;
+  replace_all(other, "tl.full([1, 1], 20.0, tl.float32)", "tl.full([1, 1], 10.0, tl.float32)");
+  EXPECT_FALSE(search::cheaper_math_source(other).has_value());
+  other = source;
+  replace_all(other, "tmp9 = libdevice.exp(tmp6)", "tmp9 = libdevice.exp(tmp4)");
+  EXPECT_FALSE(search::cheaper_math_source(other).has_value());
+  // The strategies that carry it.
+  int carried = 0;
+  for (const auto& segment : c.map.segments) {
+    for (const auto& m : search::match_strategies(c.run.code, c.map, segment)) {
+      const std::string all = m.params.dump();
+      const bool has = all.find("tmp12_n / (tmp12_n + 2.0)") != std::string::npos;
+      EXPECT_EQ(has, m.recipe == "rewrite" || m.recipe == "fuse") << m.recipe;
+      carried += has ? 1 : 0;
+    }
+  }
+  EXPECT_EQ(carried, 2);
+  // The rewritten kernel run on one row of values (Triton 3.6's interpreter has no libdevice.exp
+  // or log1p: tl.exp and tl.log(1 + x), which the rewrite leaves without a reader).
+  std::string runnable = cheap->source;
+  replace_all(runnable, "libdevice.exp(", "tl.exp(");
+  replace_all(runnable, "libdevice.log1p(", "tl.log(1.0 + ");
+  const fs::path dir = fs::temp_directory_path() / ("kernelopt_mish_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "mish.py") << runnable;
+  std::ofstream(dir / "check.py") << kCheckPrelude << R"(
+k = getattr(load("mish"), sys.argv[2])
+values = [float("-inf"), -1e4, -100.0, -30.0, -20.0, -5.0, -1.0, -1e-3, 0.0, 1e-6, 1e-3, 0.5, 1.0,
+          3.0, 9.0, 9.5, 15.0, 19.99, 20.0, 20.01, 30.0, 88.0, 89.0, 1e4, float("inf"), float("nan")]
+values += torch.linspace(-25, 25, 1001).tolist()
+v = torch.tensor(values)
+# The kernel reads a 2 x 2 max pool of a channels-last [N=1, C=128, 126, 126] input and writes
+# [1, 128, 63, 63]: one value per pooling window, in window (0, 0) of each channel and position.
+n = len(values)
+x = torch.full((1, 126, 126, 128), float("-inf"))
+for i, value in enumerate(values):
+    x[0, 2 * (i // 63), 2 * (i % 63), i % 128] = value
+out = torch.full((128 * 3969,), 7.0)
+k[(8, 63, 1)](x.reshape(-1), out, 3969, 128, YBLOCK=64, XBLOCK=16)
+got = out.reshape(128, 63, 63).permute(1, 2, 0).reshape(-1, 128)
+got = torch.stack([got[i, i % 128] for i in range(n)])
+want = F.mish(v.double())
+assert torch.equal(torch.isnan(got), torch.isnan(want)), (v[torch.isnan(got) != torch.isnan(want)])
+ok = torch.isclose(got.double(), want, rtol=1e-6, atol=1e-30, equal_nan=True)
+assert ok.all(), (v[~ok], got[~ok], want[~ok])
+print("ok")
+)";
+  // The grid in the check: programs of 16 channels (x) by 64 positions (y).
+  expect_interpreted_ok(dir, " " + kernel);
+  fs::remove_all(dir);
+}
+
 // ---- split: a looped reduction's rows split among programs ----
 
 // A kernel in Inductor's form with three reductions of one loop over rows of 1000 (a sum, a max and

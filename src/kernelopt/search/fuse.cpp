@@ -734,11 +734,19 @@ std::optional<RecipeMatch> match_fuse(const inductor::OutputCode& code,
       if (r == i) continue;
       launches.push_back(fused.count(r) != 0 ? fused.at(r) : relaunches[r]);
     }
-    nlohmann::json params = {{"launches", launches},
-                             {"producer", p.at("kernel")},
-                             {"consumers", names},
-                             {"buffer", buffer},
-                             {"loads", loads}};
+    // The arithmetic rewrite too (cheap_math.cpp: Mish with one exponential), in every launch but
+    // a template.
+    int mish = 0;
+    for (auto& launch : launches) {
+      if (launch.value("kind", "") == "template") continue;
+      if (auto cheap = cheaper_math_source(launch.at("source").get<std::string>())) {
+        launch["source"] = cheap->source;
+        mish += cheap->mish;
+      }
+    }
+    nlohmann::json params = {{"launches", launches}, {"producer", p.at("kernel")},
+                             {"consumers", names},   {"buffer", buffer},
+                             {"loads", loads},       {"mish", mish}};
     if (split) {
       params["split"] = split->stats;
       return RecipeMatch{

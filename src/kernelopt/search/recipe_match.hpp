@@ -199,6 +199,18 @@ struct Recomputed {
 std::optional<Recomputed> recompute_reloads_source(const std::string& source,
                                                    const std::set<std::string>& droppable);
 
+// The rewrite proposer's arithmetic rewrite (cheap_math.cpp): Mish, which Inductor writes as
+// tanh(where(x > 20.0, x, log1p(exp(x)))), computed as where(x > 20.0, 1.0, n / (n + 2)) with
+// n = e^x (e^x + 2), the kernel's own exponential reused: one libdevice call instead of three.
+// Applied by rewrite, fuse and split to every launch they relaunch (not config's); nullopt where
+// the text has no such pattern.
+struct CheapMath {
+  std::string source;
+  int mish = 0;  // tanh(softplus) patterns rewritten
+};
+
+std::optional<CheapMath> cheaper_math_source(const std::string& source);
+
 // The rewrite proposer's match: one pass (one looped reduction alone in its segment whose row
 // fits), else shifted sums in the segment's kernels (one launch, or a whole segment relaunched
 // as config relaunches it).

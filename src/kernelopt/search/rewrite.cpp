@@ -717,6 +717,7 @@ std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
   int welford = 0;
   int one_pass = 0;
   int recomputed = 0;
+  int mish = 0;
   std::vector<std::string> what;
   // Pointer parameters of a launch bound to a buffer that lives within the segment and that no
   // other launch names: a store to them nothing else reads.
@@ -736,8 +737,22 @@ std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
     return out;
   };
   auto rewrite_launch = [&](nlohmann::json& launch, bool alone) {
-    if (launch.value("kind", "") != "reduction") return;
-    const std::string kernel = launch.at("kernel").get<std::string>();
+    const std::string kernel = launch.value("kernel", "");
+    // Mish with one exponential, in any kernel but a template (after the other rewrites).
+    const auto cheap = [&]() {
+      if (launch.value("kind", "") == "template") return;
+      if (auto c = cheaper_math_source(launch.at("source").get<std::string>())) {
+        launch["source"] = c->source;
+        mish += c->mish;
+        what.push_back(
+            fmt::format("{}: {} Mish(es) with one exponential instead of exp, log1p and tanh",
+                        kernel, c->mish));
+      }
+    };
+    if (launch.value("kind", "") != "reduction") {
+      cheap();
+      return;
+    }
     if (!alone) {
       if (auto one = match_one_pass(RecipeMatch{"config", launch, ""})) {
         nlohmann::json settings = rewrite_settings(*one);
@@ -749,6 +764,7 @@ std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
             "{} one pass (rows of {} fit one program{})", kernel,
             launch.at("fixed").at("R0_BLOCK").get<std::int64_t>(),
             softmax == 0 ? "" : "; its online softmax a max then a sum of exponentials"));
+        cheap();
         return;
       }
     }
@@ -770,6 +786,7 @@ std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
       what.push_back(
           fmt::format("{}: {} Welford reduction(s) made shifted sums", kernel, sums->count));
     }
+    cheap();
   };
   if (m.params.contains("launches")) {
     for (auto& launch : m.params.at("launches")) {
@@ -778,18 +795,23 @@ std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
   } else {
     rewrite_launch(m.params, true);
   }
-  if (welford + one_pass + recomputed == 0) return std::nullopt;
+  if (welford + one_pass + recomputed + mish == 0) return std::nullopt;
   m.recipe = "rewrite";
-  m.params["rewrite"] = {{"transform", one_pass + recomputed == 0 ? "shifted_sums" : "segment"},
+  const bool only_sums = one_pass + recomputed + mish == 0;
+  m.params["rewrite"] = {{"transform", only_sums                              ? "shifted_sums"
+                                       : welford + one_pass + recomputed == 0 ? "cheap_math"
+                                                                              : "segment"},
                          {"welford", welford},
                          {"one_pass", one_pass},
-                         {"recomputed", recomputed}};
-  m.why = one_pass + recomputed == 0
-              ? fmt::format(
-                    "{} (no division per element; the mean and M2 from the sums after "
-                    "the loop)",
-                    fmt::join(what, "; "))
-              : fmt::format("{}; the segment's other kernels relaunched", fmt::join(what, "; "));
+                         {"recomputed", recomputed},
+                         {"mish", mish}};
+  m.why = only_sums ? fmt::format(
+                          "{} (no division per element; the mean and M2 from the sums after "
+                          "the loop)",
+                          fmt::join(what, "; "))
+          : m.params.contains("launches")
+              ? fmt::format("{}; the segment's other kernels relaunched", fmt::join(what, "; "))
+              : fmt::format("{}", fmt::join(what, "; "));
   return m;
 }
 
