@@ -439,7 +439,9 @@ std::string split_launch_text(const nlohmann::json& p,
              fmt::arg("sb", split_block));
 }
 
-std::optional<RecipeMatch> match_split(const inductor::OutputCode& code,
+namespace {
+
+std::optional<RecipeMatch> split_match(const inductor::OutputCode& code,
                                        const analysis::DispatchMap& map,
                                        const analysis::Segment& segment) {
   // The split adds to what the other rewrites did to the segment: fuse's launches where fuse
@@ -513,6 +515,19 @@ std::optional<RecipeMatch> match_split(const inductor::OutputCode& code,
   params["launches"] = launches;
   params["split_on"] = on.empty() ? "config" : on;
   return RecipeMatch{"split", params, why};
+}
+
+}  // namespace
+
+std::optional<RecipeMatch> match_split(const inductor::OutputCode& code,
+                                       const analysis::DispatchMap& map,
+                                       const analysis::Segment& segment) {
+  // A launch's parameters in a form this does not expect make no split, not a failed search.
+  try {
+    return split_match(code, map, segment);
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace kernelopt::search
