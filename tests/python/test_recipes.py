@@ -404,6 +404,36 @@ for bad in [(torch.zeros(4, 4).t(), torch.zeros(4, 2), [2]), (torch.zeros(3, 8),
         pass
     else:
         raise AssertionError("accepted")
+# The running-max form (sliding): stride 1 and a power-of-two window along the last dim, any
+# dilation, padding and window along the other dims; the same values and NaNs as PyTorch.
+sliding_cases = [
+    ((2, 3, 61), [8], [1], [4], [3], False),           # L1/41's window, another length
+    ((2, 2, 203), [8], [1], [4], [3], False),
+    ((3, 40), [4], [1], [2], [1], True),
+    ((2, 50), [2], [1], [1], [5], False),
+    ((1, 300), [16], [1], [8], [2], True),
+    ((1, 2, 17, 23), [3, 4], [2, 1], [1, 2], [2, 1], True),
+    ((2, 1, 9, 10, 11), [2, 3, 2], [2, 1, 1], [1, 1, 1], [1, 2, 2], False),
+]
+for dtype in (torch.float32, torch.float16):
+    for shape, k, s, p, d, ceil in sliding_cases:
+        x = torch.randn(*shape).to(dtype)
+        x.view(-1)[5] = float("nan")
+        x.view(-1)[-shape[-1] // 2] = float("nan")
+        x.view(-1)[7] = float("-inf")
+        ref = pools[len(k)](x.float(), k, s, p, d, ceil_mode=ceil)
+        for block in (8, 32):
+            out = torch.full(ref.shape, 7.0, dtype=dtype)
+            max_pool(x, out, k, s, p, d, block=block, num_warps=1, sliding=1)
+            assert torch.equal(out.float().nan_to_num(99.0), ref.to(dtype).float().nan_to_num(99.0)), \
+                (dtype, shape, k, block, (out.float() - ref).abs().nan_to_num(0).max())
+for k, s in (([3], [1]), ([4], [2])):   # a window of 3, a stride of 2: not the sliding form
+    try:
+        max_pool(torch.zeros(2, 16), torch.zeros(2, 8), k, s, sliding=1)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("sliding accepted " + str((k, s)))
 # Average pooling: padding counted in the divisor or not, divisor_override, ceil_mode's clipped
 # last window, 1-3 dimensions; sums in float32, so equal to PyTorch's within rounding.
 avg_cases = [  # (input shape, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)

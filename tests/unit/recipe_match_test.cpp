@@ -259,21 +259,44 @@ TEST(RecipeMatch, MaxPoolOfAnUnsqueezedInput) {
                                        {"dilation", {1, 3}},
                                        {"ceil_mode", false},
                                        {"columns", 65523}}));
-  const std::string text = search::candidate_source(*m, 0, search::recipe_settings(*m).at(0));
+  // Stride 1 and a window of 8 along the last dim: the running-max form's two settings first, one
+  // output row a program, 256 and 1024 windows of each phase.
+  const auto settings = search::recipe_settings(*m);
+  ASSERT_EQ(settings.size(), 5U);
+  const std::string text = search::candidate_source(*m, 0, settings.at(0));
   EXPECT_NE(text.find("x = inputs[\"arg0_1\"].unsqueeze(-2)"), std::string::npos) << text;
-  // Rows of 65523 output columns: 1024 and then 256 columns a program; sizes unknown (256 assumed):
-  // 4 x 256 once, not twice.
-  EXPECT_EQ(search::recipe_settings(*m).size(), 3U);
-  search::RecipeMatch unknown = *m;
-  unknown.params.erase("columns");
-  EXPECT_EQ(search::recipe_settings(unknown),
-            (std::vector<nlohmann::json>{{{"rows", 4}, {"block", 256}, {"num_warps", 4}},
-                                         {{"rows", 8}, {"block", 256}, {"num_warps", 8}}}));
-  // Rows of 65523 output columns: 1024 columns a program first.
-  EXPECT_NE(text.find("max_pool(x, out, [1, 8], [1, 1], [0, 4], [1, 3], rows=1, block=1024, "
-                      "num_warps=4, ceil_mode=False)"),
+  EXPECT_NE(text.find("max_pool(x, out, [1, 8], [1, 1], [0, 4], [1, 3], rows=1, block=256, "
+                      "num_warps=4, ceil_mode=False, sliding=1)"),
             std::string::npos)
       << text;
+  EXPECT_EQ(settings.at(1).value("sliding", 0), 1);
+  // Its neighbours keep one row a program: they move the windows and the warps only.
+  for (const auto& next : search::recipe_neighbours(*m, settings.at(0))) {
+    EXPECT_EQ(next.at("rows"), 1) << next.dump();
+    EXPECT_EQ(next.at("sliding"), 1) << next.dump();
+  }
+  // Then the direct form: rows of 65523 output columns, 1024 and then 256 columns a program; sizes
+  // unknown (256 assumed): 4 x 256 once, not twice.
+  EXPECT_EQ(settings.at(2).value("sliding", 0), 0);
+  EXPECT_NE(search::candidate_source(*m, 0, settings.at(2))
+                .find("max_pool(x, out, [1, 8], [1, 1], [0, 4], [1, 3], rows=1, block=1024, "
+                      "num_warps=4, ceil_mode=False)"),
+            std::string::npos);
+  search::RecipeMatch unknown = *m;
+  unknown.params.erase("columns");
+  const auto unknown_settings = search::recipe_settings(unknown);
+  EXPECT_EQ(std::vector<nlohmann::json>(unknown_settings.begin() + 2, unknown_settings.end()),
+            (std::vector<nlohmann::json>{{{"rows", 4}, {"block", 256}, {"num_warps", 4}},
+                                         {{"rows", 8}, {"block", 256}, {"num_warps", 8}}}));
+  // A window of 3 or a stride of 2 along the last dim: the direct form only.
+  for (const auto& [kernel, stride] : {std::pair{3, 1}, std::pair{8, 2}}) {
+    search::RecipeMatch other = *m;
+    other.params["kernel"] = {1, kernel};
+    other.params["stride"] = {1, stride};
+    for (const auto& s : search::recipe_settings(other)) {
+      EXPECT_EQ(s.value("sliding", 0), 0) << kernel << " " << stride;
+    }
+  }
   // Reductions, softmax: not a pool.
   for (const char* name : {"h200_level1_47_Sum_reduction_over_a_dimension_graph_0.py",
                            "h200_level1_23_Softmax_graph_0.py"}) {
@@ -976,6 +999,24 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
     const std::string name = std::string(recipe) + "_split";
     std::ofstream(dir / (name + ".py")) << search::candidate_source(*m, segment.id, *split);
     jobs.push_back({{"candidate", (dir / (name + ".py")).string()}, {"interface", interface}});
+  }
+  // The pool recipe's running-max form on L1/41 (stride 1, a window of 8 dilated by 3), at both
+  // of its starting settings: the scans over [Q / 8, 8, 4] tiles compile.
+  {
+    const Captured pool = real("h200_level1_41_Max_Pooling_1D_graph_0.py");
+    const auto& segment = pool.map.segments.at(0);
+    const auto m = search::match_recipe(pool.run.code, pool.map, segment);
+    ASSERT_TRUE(m.has_value() && m->recipe == "pool");
+    const nlohmann::json interface = known_interface(pool.run.code, segment);
+    ASSERT_FALSE(interface.is_null());
+    int sliding = 0;
+    for (const auto& s : search::recipe_settings(*m)) {
+      if (s.value("sliding", 0) == 0) continue;
+      const std::string name = "pool_sliding_" + std::to_string(sliding++);
+      std::ofstream(dir / (name + ".py")) << search::candidate_source(*m, segment.id, s);
+      jobs.push_back({{"candidate", (dir / (name + ".py")).string()}, {"interface", interface}});
+    }
+    EXPECT_EQ(sliding, 2);
   }
   std::ofstream(dir / "jobs.json") << jobs.dump();
   std::ofstream(dir / "check.py") << R"(

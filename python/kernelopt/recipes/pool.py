@@ -10,6 +10,15 @@ division per element, as Inductor's flat kernel does: the row decomposition is p
 the programs whose columns read no padding (most of them) load without per-column bounds. Max: NaN
 propagates as in PyTorch (one max.NaN per tap) and padding counts as -inf. Average: sums in float32; the divisor is
 the window clipped to the padded input (count_include_pad) or to the input, as PyTorch's kernels.
+
+`sliding` (max pooling with stride 1 along the last dimension and a window of a power of two
+there, any dilation): the last dimension's taps are not loaded one by one (KW loads an output,
+each misaligned by the dilation: L1/41's window of 8 reads every input element eight times from
+L1). With j = i - padding = dilation * q + r, output i's window is y_r[q .. q + KW - 1] of the
+phase y_r[m] = x[dilation * m + r]. A program takes Q consecutive q of every phase: two loads of a
+[Q, phases] tile, A = y[q0 + qq] and B = y[q0 + qq + KW - 1], each cut into blocks of KW along q;
+the window's max is max(suffix max of A's block from qq, prefix max of B's block up to qq), two
+scans (van Herk and Gil-Werman's running max). Every input element is loaded twice, whatever KW.
 """
 
 import triton
@@ -98,6 +107,51 @@ def _pool(x_ptr, out_ptr, n_rows, d_in, h_in, w_in, d_out, h_out, w_out, n_col_b
     tl.store(out, acc.to(out_ptr.dtype.element_ty), mask=row_ok[:, None] & col_ok[None, :])
 
 
+@triton.jit
+def _max_nan(a, b):
+    return tl.maximum(a, b, propagate_nan=tl.PropagateNan.ALL)
+
+
+@triton.jit
+def _sliding_pool(x_ptr, out_ptr, n_rows, d_in, h_in, w_in, d_out, h_out, w_out, n_col_blocks, q_first,
+                  SD: tl.constexpr, SH: tl.constexpr,
+                  PD: tl.constexpr, PH: tl.constexpr, PW: tl.constexpr,
+                  DD: tl.constexpr, DH: tl.constexpr, DW: tl.constexpr,
+                  KD: tl.constexpr, KH: tl.constexpr, KW: tl.constexpr,
+                  Q: tl.constexpr, PHASES: tl.constexpr):
+    """Max pooling with stride 1 along W: one output row a program, Q windows of each of the DW
+    phases (PHASES: DW rounded up to a power of two; the extra phases are masked)."""
+    pid = tl.program_id(0)
+    row = pid // n_col_blocks
+    col_block = pid % n_col_blocks
+    h = row % h_out
+    d = (row // h_out) % d_out
+    r = (row // h_out // d_out).to(tl.int64)
+    base = x_ptr + r * d_in * h_in * w_in
+    q = q_first + col_block * Q + tl.arange(0, Q)
+    phase = tl.arange(0, PHASES)
+    phase_ok = phase < DW
+    cols_a = (DW * q)[:, None] + phase[None, :]   # y[q]: the first tap of q's window
+    cols_b = cols_a + DW * (KW - 1)               # y[q + KW - 1]: its last tap
+    ok_a = phase_ok[None, :] & (cols_a >= 0) & (cols_a < w_in)
+    ok_b = phase_ok[None, :] & (cols_b >= 0) & (cols_b < w_in)
+    acc = tl.full([Q, PHASES], float("-inf"), tl.float32)
+    for kd in tl.static_range(KD):
+        di = d * SD - PD + kd * DD
+        for kh in tl.static_range(KH):
+            hi = h * SH - PH + kh * DH
+            tap_ok = (di >= 0) & (di < d_in) & (hi >= 0) & (hi < h_in) & (row < n_rows)
+            row_base = base + (di.to(tl.int64) * h_in + hi) * w_in
+            a = tl.load(row_base + cols_a, mask=ok_a & tap_ok, other=float("-inf")).to(tl.float32)
+            b = tl.load(row_base + cols_b, mask=ok_b & tap_ok, other=float("-inf")).to(tl.float32)
+            a = tl.associative_scan(tl.reshape(a, [Q // KW, KW, PHASES]), 1, _max_nan, reverse=True)
+            b = tl.associative_scan(tl.reshape(b, [Q // KW, KW, PHASES]), 1, _max_nan)
+            acc = _max_nan(acc, tl.reshape(_max_nan(a, b), [Q, PHASES]))
+    cols_out = cols_a + PW
+    ok = phase_ok[None, :] & (cols_out >= 0) & (cols_out < w_out) & (row < n_rows)
+    tl.store(out_ptr + row.to(tl.int64) * w_out + cols_out, acc.to(out_ptr.dtype.element_ty), mask=ok)
+
+
 def _per_dim(value, dims):
     """An int or a list of one or `dims` ints, as `dims` ints."""
     values = [value] if isinstance(value, int) else list(value)
@@ -117,11 +171,24 @@ def output_size(size, kernel, stride, padding, dilation, ceil_mode):
 
 
 def max_pool(x, out, kernel, stride=None, padding=0, dilation=1, rows=4, block=256, num_warps=4,
-             ceil_mode=None):
+             ceil_mode=None, sliding=0):
     """out = max_pool{1,2,3}d(x, kernel, stride, padding, dilation) over the last len(kernel) dims.
     With ceil_mode None, out's trailing dims are the output size; with True/False the size is
-    computed as PyTorch does and out (contiguous, of that many elements) is viewed to it."""
-    return _launch(x, out, kernel, stride, padding, dilation, rows, block, num_warps, ceil_mode, {})
+    computed as PyTorch does and out (contiguous, of that many elements) is viewed to it. With
+    sliding (stride 1 and a power-of-two window along the last dim), the running-max form: one
+    output row a program, `block` windows of each phase (rows is not used)."""
+    return _launch(x, out, kernel, stride, padding, dilation, rows, block, num_warps, ceil_mode, {},
+                   sliding)
+
+
+def sliding_applies(kernel, stride):
+    """Whether max_pool's sliding form takes this window: stride 1 along the last pooled dim and a
+    window of a power of two (at least 2) there."""
+    kernel = list(kernel) if isinstance(kernel, (list, tuple)) else [kernel]
+    stride = kernel if stride is None or stride == [] else stride
+    s = stride[-1] if isinstance(stride, (list, tuple)) else stride
+    k = kernel[-1]
+    return s == 1 and k >= 2 and (k & (k - 1)) == 0
 
 
 def avg_pool(x, out, kernel, stride=None, padding=0, ceil_mode=None, count_include_pad=True,
@@ -134,7 +201,8 @@ def avg_pool(x, out, kernel, stride=None, padding=0, ceil_mode=None, count_inclu
     return _launch(x, out, kernel, stride, padding, 1, rows, block, num_warps, ceil_mode, avg)
 
 
-def _launch(x, out, kernel, stride, padding, dilation, rows, block, num_warps, ceil_mode, avg):
+def _launch(x, out, kernel, stride, padding, dilation, rows, block, num_warps, ceil_mode, avg,
+            sliding=0):
     name = "avg_pool" if avg else "max_pool"
     kernel = list(kernel) if isinstance(kernel, (list, tuple)) else [kernel]
     dims = len(kernel)
@@ -168,6 +236,21 @@ def _launch(x, out, kernel, stride, padding, dilation, rows, block, num_warps, c
             raise ValueError(f"{name}: output size {spatial_out} does not fit the input {spatial_in}")
     n_rows = out.numel() // max(spatial_out[2], 1)
     if out.numel() == 0:
+        return out
+    if sliding:
+        if avg or s[2] != 1 or k[2] < 2 or k[2] & (k[2] - 1):
+            raise ValueError(f"{name}: the sliding form takes max pooling with stride 1 and a "
+                             f"power-of-two window along the last dim, not {k} / {s}")
+        q_block = max(triton.next_power_of_2(block), k[2])
+        phases = triton.next_power_of_2(dl[2])
+        # j = i - padding = dilation * q + phase: the q of outputs 0 .. w_out - 1.
+        q_first = (-p[2]) // dl[2]
+        q_last = (spatial_out[2] - 1 - p[2]) // dl[2]
+        n_col_blocks = triton.cdiv(q_last - q_first + 1, q_block)
+        _sliding_pool[(n_rows * n_col_blocks,)](
+            x, out, n_rows, *spatial_in, *spatial_out, n_col_blocks, q_first,
+            SD=s[0], SH=s[1], PD=p[0], PH=p[1], PW=p[2], DD=dl[0], DH=dl[1], DW=dl[2],
+            KD=k[0], KH=k[1], KW=k[2], Q=q_block, PHASES=phases, num_warps=num_warps)
         return out
     n_col_blocks = triton.cdiv(spatial_out[2], block)
     grid = (triton.cdiv(n_rows, rows) * n_col_blocks,)

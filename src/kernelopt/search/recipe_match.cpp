@@ -1122,6 +1122,17 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
     if (columns >= 256 && t.at(0).second != 256) {
       settings.push_back({{"rows", 4}, {"block", 256}, {"num_warps", 4}});
     }
+    // A max pool with stride 1 and a power-of-two window along the last dim: the running-max
+    // form first (two loads an element instead of one a tap; pool.py's `sliding`), 256 and 1024
+    // windows of each phase a program.
+    const auto& p = match.params;
+    const long last_kernel = p.at("kernel").back().get<long>();
+    if (p.at("op") == "max" && p.at("stride").back().get<long>() == 1 && last_kernel >= 2 &&
+        (last_kernel & (last_kernel - 1)) == 0) {
+      settings.insert(settings.begin(),
+                      {{{"rows", 1}, {"block", 256}, {"num_warps", 4}, {"sliding", 1}},
+                       {{"rows", 1}, {"block", 1024}, {"num_warps", 8}, {"sliding", 1}}});
+    }
     return settings;
   }
   if (match.recipe == "scan") {
@@ -1192,6 +1203,8 @@ std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
     knobs = {{"rows_per_step", 1, 32}, {"cols_per_program", 16, 2048}, {"num_warps", 1, 16}};
     elements = {"rows_per_step", "cols_per_program"};
     max_elements = 8192;
+  } else if (match.recipe == "pool" && settings.value("sliding", 0) != 0) {
+    knobs = {{"block", 8, 4096}, {"num_warps", 1, 16}};  // one output row a program
   } else if (match.recipe == "pool") {
     knobs = {{"rows", 1, 16}, {"block", 32, 2048}, {"num_warps", 1, 16}};
     elements = {"rows", "block"};
@@ -1344,14 +1357,15 @@ std::string candidate_source(const RecipeMatch& match,
            fmt::format(
                "    x = inputs[\"{x}\"]{lift}\n"
                "    (out,) = outputs.values()\n"
-               "    {call}rows={rows}, block={block}, num_warps={warps}{ceil})\n",
+               "    {call}rows={rows}, block={block}, num_warps={warps}{ceil}{sliding})\n",
                fmt::arg("x", p.at("x").get<std::string>()), fmt::arg("lift", lift),
                fmt::arg("call", call), fmt::arg("rows", settings.value("rows", 4)),
                fmt::arg("block", settings.value("block", 256)),
                fmt::arg("warps", settings.value("num_warps", 4)),
                fmt::arg("ceil", avg ? ""
                                     : (p.at("ceil_mode").get<bool>() ? ", ceil_mode=True"
-                                                                     : ", ceil_mode=False")));
+                                                                     : ", ceil_mode=False")),
+               fmt::arg("sliding", settings.value("sliding", 0) != 0 ? ", sliding=1" : ""));
   }
   if (match.recipe == "scan") {
     const bool masked = !match.params.at("mask").is_null();
