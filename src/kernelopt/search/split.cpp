@@ -195,14 +195,15 @@ std::optional<SplitReduction> split_reduction_source(const std::string& source) 
 
   // The row mask: compared with the chunk's end instead (a mask Inductor dropped stays dropped:
   // chunks are whole multiples of R0_BLOCK, which then divides r0_numel).
-  std::size_t mask_line = lines.size();
+  std::optional<std::size_t> mask_line;  // the mask's line; none where Inductor dropped it
+  bool mask_known = false;
   std::set<std::string> in_loop;  // names the loop assigns
   for (const auto& s : body) {
     if (s.text == "r0_mask = r0_index < r0_numel") mask_line = s.first;
-    if (s.text.rfind("r0_mask = tl.full(", 0) == 0) mask_line = s.first + lines.size();
+    mask_known = mask_known || mask_line || s.text.rfind("r0_mask = tl.full(", 0) == 0;
     in_loop.insert(s.targets.begin(), s.targets.end());
   }
-  if (mask_line == lines.size()) return std::nullopt;
+  if (!mask_known) return std::nullopt;
 
   // Accumulators: assigned before the loop in the [XBLOCK, R0_BLOCK] form and again inside it.
   std::set<std::string> accumulators;
@@ -280,7 +281,7 @@ std::optional<SplitReduction> split_reduction_source(const std::string& source) 
   partial += pad + "r0_end = tl.minimum(r0_start + r0_chunk, r0_numel)\n";
   partial += pad + "for r0_offset in tl.range(r0_start, r0_end, R0_BLOCK):\n";
   for (std::size_t i = loop_at + 1; i < body_end; ++i) {
-    partial += i == mask_line
+    partial += mask_line && i == *mask_line
                    ? std::string(py::indentation(lines[i]), ' ') + "r0_mask = r0_index < r0_end\n"
                    : lines[i] + "\n";
   }
