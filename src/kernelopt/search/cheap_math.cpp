@@ -106,4 +106,12 @@ std::optional<CheapMath> cheaper_math_source(const std::string& source) {
   return out;
 }
 
+int cheaper_math_launch(nlohmann::json& launch) {
+  if (launch.value("kind", "") == "template") return 0;
+  const auto cheap = cheaper_math_source(launch.at("source").get<std::string>());
+  if (!cheap) return 0;
+  launch["source"] = cheap->source;
+  return cheap->mish;
+}
+
 }  // namespace kernelopt::search

@@ -436,12 +436,9 @@ std::vector<nlohmann::json> config_settings(const RecipeMatch& match) {
   return unique;
 }
 
-std::string launch_text(const nlohmann::json& p,
-                        const nlohmann::json& settings,
-                        const std::string& prefix,
-                        std::map<std::string, std::string>& tensors,
-                        std::string& body) {
-  if (p.contains("split_reduction")) return split_launch_text(p, settings, prefix, tensors, body);
+std::vector<std::string> bind_args(const nlohmann::json& p,
+                                   std::map<std::string, std::string>& tensors,
+                                   std::string& body) {
   std::vector<std::string> call_args;
   for (const auto& arg : p.at("args")) {
     if (arg.contains("literal")) {
@@ -470,6 +467,16 @@ std::string launch_text(const nlohmann::json& p,
     }
     call_args.push_back(var);
   }
+  return call_args;
+}
+
+std::string launch_text(const nlohmann::json& p,
+                        const nlohmann::json& settings,
+                        const std::string& prefix,
+                        std::map<std::string, std::string>& tensors,
+                        std::string& body) {
+  if (p.contains("split_reduction")) return split_launch_text(p, settings, prefix, tensors, body);
+  const std::vector<std::string> call_args = bind_args(p, tensors, body);
   const auto value = [&](const std::string& name, std::int64_t fallback) {
     if (p.contains("fixed") && p.at("fixed").contains(name)) {
       return p.at("fixed").at(name).get<std::int64_t>();

@@ -738,11 +738,7 @@ std::optional<RecipeMatch> match_fuse(const inductor::OutputCode& code,
     // a template.
     int mish = 0;
     for (auto& launch : launches) {
-      if (launch.value("kind", "") == "template") continue;
-      if (auto cheap = cheaper_math_source(launch.at("source").get<std::string>())) {
-        launch["source"] = cheap->source;
-        mish += cheap->mish;
-      }
+      mish += cheaper_math_launch(launch);
     }
     nlohmann::json params = {{"launches", launches}, {"producer", p.at("kernel")},
                              {"consumers", names},   {"buffer", buffer},

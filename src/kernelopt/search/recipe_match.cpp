@@ -1037,10 +1037,13 @@ std::vector<RecipeMatch> match_strategies(const inductor::OutputCode& code,
                                           const analysis::DispatchMap& map,
                                           const analysis::Segment& segment) {
   std::vector<RecipeMatch> out;
-  for (auto match : {match_recipe(code, map, segment), match_config(code, map, segment),
-                     match_rewrite(code, map, segment), match_fuse(code, map, segment),
-                     match_split(code, map, segment)}) {
-    if (match) out.push_back(std::move(*match));
+  auto recipe = match_recipe(code, map, segment);
+  auto config = match_config(code, map, segment);
+  auto rewrite = match_rewrite(code, map, segment);
+  auto fuse = match_fuse(code, map, segment);
+  auto split = split_of(fuse, rewrite, config);  // builds on the others' launches
+  for (auto* match : {&recipe, &config, &rewrite, &fuse, &split}) {
+    if (*match) out.push_back(std::move(**match));
   }
   return out;
 }

@@ -211,6 +211,9 @@ struct CheapMath {
 
 std::optional<CheapMath> cheaper_math_source(const std::string& source);
 
+// cheaper_math_source on one relaunch's "source" (not a template's): the patterns rewritten.
+int cheaper_math_launch(nlohmann::json& launch);
+
 // The rewrite proposer's match: one pass (one looped reduction alone in its segment whose row
 // fits), else shifted sums in the segment's kernels (one launch, or a whole segment relaunched
 // as config relaunches it).
@@ -247,6 +250,13 @@ std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
 std::optional<std::vector<nlohmann::json>> segment_relaunches(const inductor::OutputCode& code,
                                                               const analysis::DispatchMap& map,
                                                               const analysis::Segment& segment);
+
+// The arguments of one relaunch `p` as run() passes them: literals, and each buffer not yet in
+// `tensors` (root -> variable) bound to a new `_tN` in `body` (internal ones allocated on
+// `_device`), earlier ones by their variable.
+std::vector<std::string> bind_args(const nlohmann::json& p,
+                                   std::map<std::string, std::string>& tensors,
+                                   std::string& body);
 
 // The lines of run() that launch one relaunch `p` (relaunch_params' form): each buffer not yet in
 // `tensors` (root -> variable) bound to a new `_tN` (internal ones allocated on `_device`) in
@@ -287,6 +297,12 @@ std::optional<SplitReduction> split_reduction_source(const std::string& source);
 std::optional<RecipeMatch> match_split(const inductor::OutputCode& code,
                                        const analysis::DispatchMap& map,
                                        const analysis::Segment& segment);
+
+// match_split from the segment's fuse, rewrite and config matches already made (match_strategies
+// makes each once).
+std::optional<RecipeMatch> split_of(const std::optional<RecipeMatch>& fuse,
+                                    const std::optional<RecipeMatch>& rewrite,
+                                    const std::optional<RecipeMatch>& config);
 
 // launch_text for a split launch (params with "split_reduction"): the partial buffers, the partial
 // launch on (x programs, chunks) and the combine launch; SPLIT from the settings (4 by default),

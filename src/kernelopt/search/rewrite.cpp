@@ -740,13 +740,10 @@ std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
     const std::string kernel = launch.value("kernel", "");
     // Mish with one exponential, in any kernel but a template (after the other rewrites).
     const auto cheap = [&]() {
-      if (launch.value("kind", "") == "template") return;
-      if (auto c = cheaper_math_source(launch.at("source").get<std::string>())) {
-        launch["source"] = c->source;
-        mish += c->mish;
-        what.push_back(
-            fmt::format("{}: {} Mish(es) with one exponential instead of exp, log1p and tanh",
-                        kernel, c->mish));
+      if (const int count = cheaper_math_launch(launch); count > 0) {
+        mish += count;
+        what.push_back(fmt::format(
+            "{}: {} Mish(es) with one exponential instead of exp, log1p and tanh", kernel, count));
       }
     };
     if (launch.value("kind", "") != "reduction") {

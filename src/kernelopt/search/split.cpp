@@ -383,10 +383,8 @@ std::string split_launch_text(const nlohmann::json& p,
                               const std::string& prefix,
                               std::map<std::string, std::string>& tensors,
                               std::string& body) {
-  // The partial launch first, on Inductor's arguments, as config launches the kernel; then the
-  // partial buffers and the combine.
-  nlohmann::json partial = p;
-  partial.erase("split_reduction");
+  // Inductor's arguments bound as config binds them, then the partial buffers, the partial launch
+  // and the combine.
   const std::string kernel = p.at("kernel").get<std::string>();
   const auto& numels = p.at("numels");
   const std::int64_t rows = numels.at("xnumel").get<std::int64_t>();
@@ -398,21 +396,12 @@ std::string split_launch_text(const nlohmann::json& p,
   const std::int64_t split = (row + chunk - 1) / chunk;
   const int count = p.at("split_reduction").at("partials").get<int>();
   const std::string dtype = p.at("split_reduction").at("dtype").get<std::string>();
-  // Inductor's launch, to bind its arguments (the statement itself is rebuilt below).
-  std::string bound;
-  launch_text(partial, settings, prefix, tensors, bound);
-  body += bound;
-  std::vector<std::string> call_args;
-  for (const auto& arg : p.at("args")) {
-    call_args.push_back(arg.contains("literal")
-                            ? std::to_string(arg.at("literal").get<std::int64_t>())
-                            : tensors.at(arg.at("root").get<std::string>()));
-  }
+  const std::vector<std::string> call_args = bind_args(p, tensors, body);
   // The partials live on the device of the launch's first tensor.
   const auto tensor = std::find_if(call_args.begin(), call_args.end(),
                                    [](const std::string& a) { return a.rfind("_t", 0) == 0; });
   if (tensor == call_args.end()) return "";
-  const std::string device = *tensor;
+  const std::string& device = *tensor;
   std::vector<std::string> parts;
   for (int k = 0; k < count; ++k) {
     const std::string var = fmt::format("_{}part{}", prefix, k);
@@ -442,19 +431,14 @@ std::string split_launch_text(const nlohmann::json& p,
 
 namespace {
 
-std::optional<RecipeMatch> split_match(const inductor::OutputCode& code,
-                                       const analysis::DispatchMap& map,
-                                       const analysis::Segment& segment) {
+std::optional<RecipeMatch> split_match(const std::optional<RecipeMatch>& fuse,
+                                       const std::optional<RecipeMatch>& rewrite,
+                                       const std::optional<RecipeMatch>& config) {
   // The split adds to what the other rewrites did to the segment: fuse's launches where fuse
   // applies (L2/85's norm computed inside its pool), else the rewrite's (shifted sums, recompute
   // instead of reload), else config's relaunch.
-  std::optional<RecipeMatch> base = match_fuse(code, map, segment);
-  std::string on = base ? "fuse" : "";
-  if (!base) {
-    base = match_rewrite(code, map, segment);
-    on = base ? "rewrite" : "";
-  }
-  if (!base) base = match_config(code, map, segment);
+  const std::optional<RecipeMatch>& base = fuse ? fuse : rewrite ? rewrite : config;
+  const std::string on = fuse ? "fuse" : rewrite ? "rewrite" : "";
   if (!base || base->params.value("kind", "") == "template") return std::nullopt;
   nlohmann::json launches = base->params.contains("launches")
                                 ? base->params.at("launches")
@@ -480,9 +464,7 @@ std::optional<RecipeMatch> split_match(const inductor::OutputCode& code,
     // Starting settings: config's tiles, each with as many chunks a row as make about 4096
     // programs (2 to 64, each chunk at least two R0_BLOCKs).
     std::vector<nlohmann::json> settings;
-    nlohmann::json plain = launch;
-    plain.erase("settings");
-    for (auto s : config_settings(RecipeMatch{"config", plain, ""})) {
+    for (auto s : config_settings(RecipeMatch{"config", launch, ""})) {
       const std::int64_t xblock = s.value("XBLOCK", std::int64_t{1});
       const std::int64_t block = s.value("R0_BLOCK", std::int64_t{1024});
       const std::int64_t programs = (rows + xblock - 1) / xblock;
@@ -520,15 +502,22 @@ std::optional<RecipeMatch> split_match(const inductor::OutputCode& code,
 
 }  // namespace
 
-std::optional<RecipeMatch> match_split(const inductor::OutputCode& code,
-                                       const analysis::DispatchMap& map,
-                                       const analysis::Segment& segment) {
+std::optional<RecipeMatch> split_of(const std::optional<RecipeMatch>& fuse,
+                                    const std::optional<RecipeMatch>& rewrite,
+                                    const std::optional<RecipeMatch>& config) {
   // A launch's parameters in a form this does not expect make no split, not a failed search.
   try {
-    return split_match(code, map, segment);
+    return split_match(fuse, rewrite, config);
   } catch (const nlohmann::json::exception&) {
     return std::nullopt;
   }
+}
+
+std::optional<RecipeMatch> match_split(const inductor::OutputCode& code,
+                                       const analysis::DispatchMap& map,
+                                       const analysis::Segment& segment) {
+  return split_of(match_fuse(code, map, segment), match_rewrite(code, map, segment),
+                  match_config(code, map, segment));
 }
 
 }  // namespace kernelopt::search
