@@ -181,16 +181,6 @@ def max_pool(x, out, kernel, stride=None, padding=0, dilation=1, rows=4, block=2
                    sliding)
 
 
-def sliding_applies(kernel, stride):
-    """Whether max_pool's sliding form takes this window: stride 1 along the last pooled dim and a
-    window of a power of two (at least 2) there."""
-    kernel = list(kernel) if isinstance(kernel, (list, tuple)) else [kernel]
-    stride = kernel if stride is None or stride == [] else stride
-    s = stride[-1] if isinstance(stride, (list, tuple)) else stride
-    k = kernel[-1]
-    return s == 1 and k >= 2 and (k & (k - 1)) == 0
-
-
 def avg_pool(x, out, kernel, stride=None, padding=0, ceil_mode=None, count_include_pad=True,
              divisor_override=None, rows=4, block=256, num_warps=4):
     """out = avg_pool{1,2,3}d(x, kernel, stride, padding, ceil_mode, count_include_pad,
