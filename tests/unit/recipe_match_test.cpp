@@ -950,16 +950,19 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
                                    std::string::npos;
                           }),
             7);
-  // The split's nine: the looped statistics of few long rows in L1/33 and L1/35 (a norm's Welford
-  // loop, as shifted sums), L1/37 (a sum of squares, Inductor's first stage of its own split),
-  // L2/11, L2/15, L2/19, L2/85 and L3/13 (Welford loops among other launches) and L2/65 (a sum
-  // after a pool): partial and combine kernels both compile.
+  // The split's thirteen: the looped statistics of few long rows in L1/33 and L1/35 (a norm's
+  // Welford loop, as shifted sums), L1/37 (a sum of squares, Inductor's first stage of its own
+  // split), L2/11, L2/15, L2/19, L2/85 and L3/13 (Welford loops among other launches) and L2/65 (a
+  // sum after a pool): partial and combine kernels both compile. And the kernels that walk their
+  // rows twice, split as one kernel (all three phases compile, the barrier's too): L1/39's L2
+  // normalization, L2/17's instance norm, L3/47's normalization and
+  // examples/l1_norm_rows.py's.
   EXPECT_EQ(std::count_if(jobs.begin(), jobs.end(),
                           [](const nlohmann::json& j) {
                             return j.at("candidate").get<std::string>().find("_split.py") !=
                                    std::string::npos;
                           }),
-            9);
+            13);
   // And the gemm candidates of the real L3/1 MLP's extern products (--no-dispatch-aware), each
   // starting setting: the views rebuilt on meta tensors, the fp32 GEMM compiled.
   {

@@ -339,9 +339,11 @@ def run_bound(name, args, tensors):
 
 // Runs DIR/check.py DIR [ARGS] under Triton's interpreter; expects exit 0 and "ok" printed.
 void expect_interpreted_ok(const fs::path& dir, const std::string& args = "") {
-  const std::string command = "TRITON_INTERPRET=1 " + python() + " " + (dir / "check.py").string() +
-                              " " + dir.string() + args + " > " + (dir / "log.txt").string() +
-                              " 2>&1";
+  // PYTHONPATH: candidates that launch through the kernelopt package (a two-walk split) import it.
+  const std::string command =
+      "TRITON_INTERPRET=1 PYTHONPATH=" + (fs::path(KERNELOPT_SOURCE_DIR) / "python").string() +
+      " " + python() + " " + (dir / "check.py").string() + " " + dir.string() + args + " > " +
+      (dir / "log.txt").string() + " 2>&1";
   const int status = std::system(command.c_str());
   const std::string said = read(dir / "log.txt");
   EXPECT_EQ(status, 0) << said;
@@ -1618,6 +1620,74 @@ load("split").run({"arg2_1": x, "arg0_1": w, "arg1_1": b}, {"buf3": out})
 assert torch.allclose(out, want, rtol=1e-4, atol=1e-4), (out - want).abs().max()
 print("ok")
 )");
+}
+
+// The real L2/17 instance norm (one looped kernel that walks each row twice: the statistics,
+// then the normalized output, read channels-last and written NCHW) cut to 2 x 8 channels of 4096:
+// the split makes one kernel of both walks over each chunk (under the interpreter its two phases
+// as two launches), and it computes the instance norm of float64 PyTorch at several settings,
+// with chunks that do and do not divide the row.
+TEST(Split, TwoWalkInstanceNormUnderTheInterpreter) {
+  std::string text = fixture("h200_level2_17_Conv2d_InstanceNorm_Divide_graph_0.py");
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"    xnumel = 16384\n    r0_numel = 15876\n", "    xnumel = 16\n    r0_numel = 4096\n"},
+           {"(x0 % 128)", "(x0 % 8)"},
+           {"128*r0_1 + 2032128*(x0 // 128)", "8*r0_1 + 32768*(x0 // 8)"},
+           {"x2 = (xindex % 128)", "x2 = (xindex % 8)"},
+           {"x3 = xindex // 128", "x3 = xindex // 8"},
+           {"x2 + 128*r0_1 + 2032128*x3", "x2 + 8*r0_1 + 32768*x3"},
+           {"15876.0", "4096.0"},
+           {"r0_1 + 15876*x0", "r0_1 + 4096*x0"},
+           {"buf6, 16384, 15876, stream", "buf6, 16, 4096, stream"},
+           {"libdevice.rsqrt(", "tl.rsqrt("}}) {  // not in Triton 3.6's interpreter
+    ASSERT_NE(text.find(from), std::string::npos) << from;
+    replace_all(text, from, to);
+  }
+  const Captured c = parse(text);
+  const auto m = search::match_split(c.run.code, c.map, c.map.segments.at(1));
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(search::strategy_of(*m), "split");
+  const auto& launch = m->params.at("launches")[0];
+  EXPECT_TRUE(launch.at("split_reduction").at("walks").get<bool>());
+  const std::string& source = launch.at("source").get<std::string>();
+  EXPECT_EQ(count(source, "for r0_offset in tl.range(r0_start, r0_end, R0_BLOCK):"), 2U) << source;
+  EXPECT_EQ(count(source, "kernelopt_row_barrier(count_ptr, x_block, SPLIT)"), 1U) << source;
+  EXPECT_EQ(source.find("_split_combine"), std::string::npos);
+  // The starting settings: what the resident programs hold between their walks within
+  // kSplitWalkResident x kSplitWalkBytes (or one program an SM), the combine's tile within 4096.
+  const auto start = search::recipe_settings(*m);
+  ASSERT_FALSE(start.empty());
+  for (const auto& s : start) {
+    const auto xblock = s.value("k0_XBLOCK", 1L);
+    const auto block = s.value("k0_R0_BLOCK", 1L);
+    const auto split = s.value("k0_SPLIT", 0L);
+    const auto resident = s.value("k0_RESIDENT", 0L);
+    ASSERT_GE(split, 2) << s.dump();
+    const auto chunk = ((4096 + split - 1) / split + block - 1) / block * block;
+    EXPECT_LE(xblock * split, 4096) << s.dump();
+    EXPECT_GE(resident, 1) << s.dump();
+    EXPECT_TRUE(resident == 1 || resident * 4 * xblock * chunk <=
+                                     search::kSplitWalkResident * search::kSplitWalkBytes)
+        << s.dump();
+  }
+  const std::string check = R"(
+torch.manual_seed(0)
+n, c, s = 2, 8, 4096
+x = torch.randn(n, s, c) * 2 + 30  # channels-last: [n, spatial, channel] in memory
+b = torch.rand(c)
+v = (x + b).permute(0, 2, 1).double()
+want = (v - v.mean(-1, keepdim=True)) / torch.sqrt(v.var(-1, unbiased=False, keepdim=True) + 1e-5) * 0.5
+out = torch.full((n * c * s,), 7.0)
+load("split").run({"buf2": x.reshape(-1), "arg1_1": b}, {"buf6": out})
+assert torch.allclose(out.view(n, c, s).double(), want, rtol=1e-4, atol=1e-4), (out.view(n, c, s) - want).abs().max()
+print("ok")
+)";
+  for (const auto& settings : std::vector<nlohmann::json>{
+           {{"k0_XBLOCK", 1}, {"k0_R0_BLOCK", 512}, {"k0_SPLIT", 3}, {"k0_num_warps", 2}},
+           {{"k0_XBLOCK", 4}, {"k0_R0_BLOCK", 256}, {"k0_SPLIT", 8}, {"k0_num_warps", 4}},
+           {{"k0_XBLOCK", 16}, {"k0_R0_BLOCK", 1024}, {"k0_SPLIT", 2}, {"k0_num_warps", 4}}}) {
+    expect_candidate_checks("kernelopt_split_walks", *m, 1, settings, check);
+  }
 }
 
 // L2/85 cut to 2 x 64 channels of 32 x 32 (16 groups of 4 x 1024: rows long enough to split),

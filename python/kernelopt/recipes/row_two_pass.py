@@ -361,6 +361,10 @@ def launch_split(kernel, head, partials, scalars, consts, n_rows, split, num_war
         kernel[(grid,)](*head, partials, counts, *scalars, PHASE=0, **consts)
         last_split = (split, grid, "barrier")
     else:
+        if device.type == "meta" and split > 1:
+            # The static gate (meta tensors, launches intercepted as compiles): the barrier's
+            # phase must compile too, as it runs on the GPU.
+            kernel[(n_rows * split,)](*head, partials, counts, *scalars, PHASE=0, **consts)
         kernel[(n_rows * split,)](*head, partials, counts, *scalars, PHASE=1, **consts)
         kernel[(n_rows * split,)](*head, partials, counts, *scalars, PHASE=2, **consts)
         last_split = (split, n_rows * split, "two launches")

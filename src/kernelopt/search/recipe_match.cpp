@@ -1227,7 +1227,8 @@ std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
   } else if (match.recipe == "config" || match.recipe == "rewrite") {
     knobs = {{"XBLOCK", 1, 4096},    {"YBLOCK", 1, 1024},
              {"R0_BLOCK", 16, 8192}, {"num_warps", 1, 32},
-             {"num_stages", 1, 4},   {"SPLIT", 2, 256}};  // a split launch's chunks a row
+             {"num_stages", 1, 4},   {"SPLIT", 2, 256},  // a split launch's chunks a row
+             {"RESIDENT", 1, 8}};                        // a two-walk split's programs per SM
     elements = {"XBLOCK", "YBLOCK", "R0_BLOCK"};
     if (match.params.contains("fixed")) {  // a persistent reduction's whole row per program
       max_elements =

@@ -281,6 +281,10 @@ std::string launch_text(const nlohmann::json& p,
 inline constexpr std::int64_t kSplitMostRows = 16384;
 inline constexpr std::int64_t kSplitLeastRow = 4096;
 inline constexpr std::int64_t kSplitPrograms = 4096;  // programs the starting settings aim at
+// A two-walk split's starting chunk: what one resident program holds between its walks (at four
+// programs an SM on 132 SMs, about half of the H200's L2), and its programs per SM.
+inline constexpr std::int64_t kSplitWalkBytes = std::int64_t{48} * 1024;
+inline constexpr std::int64_t kSplitWalkResident = 4;
 
 struct SplitReduction {
   std::string source;  // the module text: the header, KERNEL_split_partial, KERNEL_split_combine
@@ -288,6 +292,9 @@ struct SplitReduction {
   int reductions = 0;  // reductions over the lanes split
   int partials = 0;    // values each (chunk, row) stores: 1 a sum, max or min, 3 a Welford triple
   std::string dtype;   // the partials' torch dtype ("torch.float32", "torch.float64")
+  // A kernel that walks its rows twice (statistics, then the output): one kernel,
+  // KERNEL_split_walks, whose SPLIT programs of a row block meet at a barrier between the walks.
+  bool walks = false;
 };
 
 // What match_split does to one kernel's module text (config's relaunch source), exposed for

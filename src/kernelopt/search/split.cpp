@@ -16,8 +16,18 @@
 // float accumulators of shape [XBLOCK, R0_BLOCK] initialised before it, read after it only by
 // `tl.sum(A, 1)`, `triton_helpers.max2(A, 1)`, `triton_helpers.min2(A, 1)` or
 // `triton_helpers.welford(M, M2, W, 1)` (directly, or through elementwise statements on them, as
-// shifted sums write), and whose epilogue uses nothing of the loop. An arg-reduction, a product, an
-// online softmax or a second walk: left alone.
+// shifted sums write), and whose epilogue uses nothing of the loop. An arg-reduction, a product or
+// an online softmax: left alone.
+//
+// A kernel that walks each row twice (an instance norm: the statistics loop, then a second loop
+// that normalizes and stores) becomes one kernel, KERNEL_split_walks: persistent programs, SPLIT
+// of them per row block, each walking its own chunk of the rows in both loops, the partials
+// combined after a barrier among the block's programs (row_two_pass's). The second walk then reads
+// its chunk from L2 instead of HBM when the chunks in flight fit there; Inductor's one program a
+// row block reads the whole row again from HBM once rows in flight exceed L2 (L2/17: 16384 rows of
+// 62 KB, 1.89x its floor). Many rows are no obstacle here. The launch goes through
+// row_two_pass.launch_split, which falls back to the two walks as two launches (no program
+// waits) under the interpreter or where the grid would not be resident.
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -136,6 +146,168 @@ std::string accumulator_type(const std::string& rhs) {
   return "";
 }
 
+// The statement that combines a reduction's partials (loaded as part<N>, N from `part`, which it
+// advances), a row's chunks along dimension 1: a sum of sums, a max of maxima, a min of minima,
+// Welford's combine of (mean, M2, weight) triples.
+std::string combine_statement(const Reduce& r, int& part) {
+  if (r.op == "welford") {
+    const int first = part;
+    part += 3;
+    return fmt::format(
+        "{}, {}, {} = triton_helpers.welford(part{}, part{}, tl.where(split_mask, part{}, 0.0), 1)",
+        r.outputs[0], r.outputs[1], r.outputs[2], first, first + 1, first + 2);
+  }
+  const char* identity = r.op == "sum"   ? "0.0"
+                         : r.op == "max" ? "float(\"-inf\")"
+                                         : "float(\"inf\")";
+  const char* callee = r.op == "sum"   ? "tl.sum"
+                       : r.op == "max" ? "triton_helpers.max2"
+                                       : "triton_helpers.min2";
+  return fmt::format("{} = {}(tl.where(split_mask, part{}, {}), 1){}", r.outputs[0], callee, part++,
+                     identity, r.keeps_dim ? "[:, None]" : "");
+}
+
+// Where a two-walk kernel's parts lie: the def line, the statistics walk's `for` line and its end,
+// the second walk's `for` line (the end of what lies between) and its end.
+struct WalkLines {
+  std::size_t def_at, loop_at, body_end, walk_at, walk_end;
+};
+
+std::string indented(const std::string& line, std::size_t by) {
+  return std::string(by, ' ') + line + "\n";
+}
+
+// The split of a kernel that walks its row twice, the statistics and then the output (an
+// instance norm whose second loop normalizes and stores): KERNEL_split_walks, persistent programs,
+// SPLIT a row block, each taking its chunk of the row in both walks. Phase 0 runs both walks with
+// a barrier among a row block's SPLIT programs between them (row_two_pass's), so that the second
+// walk reads its chunk from L2; phases 1 and 2 are the two walks as two launches, in which no
+// program waits (under the interpreter, or where the grid would not be resident). "" where the
+// second walk reads what only the first one computes.
+std::string walks_kernel(const std::vector<std::string>& lines,
+                         const WalkLines& at,
+                         const std::string& kernel,
+                         const std::string& runtime,
+                         std::optional<std::size_t> mask_line,
+                         const std::vector<Stmt>& prologue,
+                         const std::vector<Stmt>& after,
+                         const std::vector<Stmt>& walk,
+                         const std::vector<std::optional<Reduce>>& kinds,
+                         const std::vector<bool>& lane_level,
+                         const std::set<std::string>& lanes,
+                         const std::set<std::string>& loop_only) {
+  // The second walk: its own loop names, the prologue's and the reductions' results; its mask
+  // compared with the chunk's end as the first walk's.
+  std::set<std::string> walk_defs;
+  std::optional<std::size_t> walk_mask;
+  bool walk_mask_known = false;
+  for (const auto& s : walk) {
+    walk_defs.insert(s.targets.begin(), s.targets.end());
+    if (s.text == "r0_mask = r0_index < r0_numel") walk_mask = s.first;
+    walk_mask_known = walk_mask_known || walk_mask || s.text.rfind("r0_mask = tl.full(", 0) == 0;
+  }
+  if (!walk_mask_known) return "";
+  std::set<std::string> forbidden = lanes;
+  for (const auto& name : loop_only) {
+    if (walk_defs.count(name) == 0) forbidden.insert(name);
+  }
+  for (const auto& s : walk) {
+    if (uses_any(s, forbidden)) return "";
+  }
+  // The prologue's one program_id: the row block's offset, which the persistent loop sets.
+  int program_ids = 0;
+  for (const auto& s : prologue) {
+    if (s.text.find("tl.program_id") == std::string::npos) continue;
+    if (s.text != "xoffset = tl.program_id(0) * XBLOCK") return "";
+    ++program_ids;
+  }
+  if (program_ids != 1) return "";
+
+  const std::string pad(4, ' ');
+  std::string k = fmt::format(
+      "@triton.jit\ndef {}_split_walks({}, part_ptr, count_ptr, r0_chunk, n_xblocks, XBLOCK : "
+      "tl.constexpr, R0_BLOCK : tl.constexpr, SPLIT : tl.constexpr, SPLIT_BLOCK : tl.constexpr, "
+      "PHASE : tl.constexpr):\n",
+      kernel, runtime);
+  // The prologue up to the row block's offset (xnumel, r0_numel as constants) before the
+  // persistent loop, so that the loop does not carry them; the rest of it in the loop.
+  std::size_t offset_at = at.loop_at;
+  for (const auto& s : prologue) {
+    if (s.text.find("tl.program_id") != std::string::npos) offset_at = s.first;
+  }
+  for (std::size_t i = at.def_at + 1; i < offset_at; ++i) {
+    k += lines[i] + "\n";
+  }
+  k += pad + "r0_split = tl.program_id(0) % SPLIT\n";
+  k += pad + "x_slot = tl.program_id(0) // SPLIT\n";
+  k += pad + "x_slots = tl.num_programs(0) // SPLIT\n";
+  k += pad + "r0_start = r0_split * r0_chunk\n";
+  k += pad + "r0_end = tl.minimum(r0_start + r0_chunk, r0_numel)\n";
+  k += pad + "for x_block in tl.range(x_slot, n_xblocks, x_slots):\n";
+  for (std::size_t i = offset_at; i < at.loop_at; ++i) {
+    std::string line = lines[i];
+    if (const auto id = line.find("tl.program_id(0)"); id != std::string::npos) {
+      line.replace(id, std::string("tl.program_id(0)").size(), "x_block");
+    }
+    k += indented(line, 4);
+  }
+  const auto loop_lines = [&](std::size_t from, std::size_t to, std::optional<std::size_t> mask) {
+    std::string text = indented("for r0_offset in tl.range(r0_start, r0_end, R0_BLOCK):", 12);
+    for (std::size_t i = from; i < to; ++i) {
+      text +=
+          mask && i == *mask
+              ? indented(
+                    std::string(py::indentation(lines[i]), ' ') + "r0_mask = r0_index < r0_end", 8)
+              : indented(lines[i], 8);
+    }
+    return text;
+  };
+  // Phase 1's part: the statistics walk over the chunk, the lanes reduced, stored per chunk.
+  k += indented("if PHASE != 2:", 8);
+  k += loop_lines(at.loop_at + 1, at.body_end, mask_line);
+  int part = 0;
+  for (std::size_t n = 0; n < after.size(); ++n) {
+    if (!kinds[n] && !lane_level[n]) continue;
+    for (std::size_t i = after[n].first; i <= after[n].last; ++i) {
+      k += indented(lines[i], 8);
+    }
+    if (!kinds[n]) continue;
+    for (const auto& value : kinds[n]->outputs) {
+      k += indented(fmt::format("tl.store(part_ptr + (({} * SPLIT + r0_split) * xnumel + xindex), "
+                                "{}{}, xmask)",
+                                part++, value, kinds[n]->keeps_dim ? "" : "[:, None]"),
+                    12);
+    }
+  }
+  k += indented("if PHASE == 0:", 8);
+  k += indented("kernelopt_row_barrier(count_ptr, x_block, SPLIT)", 12);
+  // Phase 2's part: the row block's partials combined (.cg: from L2, not a stale L1 line), what
+  // Inductor computes between the walks, the second walk over the chunk.
+  k += indented("if PHASE != 1:", 8);
+  k += indented("split_index = tl.arange(0, SPLIT_BLOCK)[None, :]", 12);
+  k += indented("split_mask = (split_index < SPLIT) & xmask", 12);
+  for (int p = 0; p < part; ++p) {
+    k +=
+        indented(fmt::format("part{0} = tl.load(part_ptr + (({0} * SPLIT + split_index) * xnumel + "
+                             "xindex), split_mask, other=0.0, cache_modifier=\".cg\")",
+                             p),
+                 12);
+  }
+  part = 0;
+  for (std::size_t n = 0; n < after.size(); ++n) {
+    if (lane_level[n]) continue;
+    if (!kinds[n]) {
+      for (std::size_t i = after[n].first; i <= after[n].last; ++i) {
+        k += indented(lines[i], 8);
+      }
+      continue;
+    }
+    k += indented(combine_statement(*kinds[n], part), 12);
+  }
+  k += loop_lines(at.walk_at + 1, at.walk_end, walk_mask);
+  return k;
+}
+
 }  // namespace
 
 std::optional<SplitReduction> split_reduction_source(const std::string& source) {
@@ -166,30 +338,43 @@ std::optional<SplitReduction> split_reduction_source(const std::string& source) 
   }
   if (constexprs != std::set<std::string>{"XBLOCK", "R0_BLOCK"}) return std::nullopt;
 
-  // The body: a prologue, one top-level loop, what follows it.
-  std::size_t loop_at = lines.size();
+  // The body: a prologue, one top-level loop, what follows it; or a prologue, the statistics walk,
+  // what follows it, and a second walk (the output's) that ends the kernel.
+  std::vector<std::size_t> loops;
   for (std::size_t i = def_at + 1; i < lines.size(); ++i) {
     const std::string_view t = py::trim(lines[i]);
     const bool loop = t.rfind("for ", 0) == 0 || t.rfind("while ", 0) == 0;
     if (!loop) continue;
-    if (loop_at != lines.size() || py::indentation(lines[i]) != 4 ||
+    if (loops.size() == 2 || py::indentation(lines[i]) != 4 ||
         (t != "for r0_offset in tl.range(0, r0_numel, R0_BLOCK):" &&
          t != "for r0_offset in range(0, r0_numel, R0_BLOCK):")) {
-      return std::nullopt;  // a second loop, a nested one, or one of another form
+      return std::nullopt;  // a third loop, a nested one, or one of another form
     }
-    loop_at = i;
+    loops.push_back(i);
   }
-  if (loop_at == lines.size()) return std::nullopt;
-  std::size_t body_end = loop_at + 1;
-  while (body_end < lines.size() &&
-         (py::trim(lines[body_end]).empty() || py::indentation(lines[body_end]) > 4)) {
-    ++body_end;
-  }
+  if (loops.empty()) return std::nullopt;
+  const auto end_of_loop = [&](std::size_t at) {
+    std::size_t end = at + 1;
+    while (end < lines.size() &&
+           (py::trim(lines[end]).empty() || py::indentation(lines[end]) > 4)) {
+      ++end;
+    }
+    return end;
+  };
+  const std::size_t loop_at = loops[0];
+  const std::size_t body_end = end_of_loop(loop_at);
+  const bool walks = loops.size() == 2;
+  const std::size_t after_end = walks ? loops[1] : lines.size();
+  const std::size_t walk_end = walks ? end_of_loop(loops[1]) : lines.size();
   const std::vector<Stmt> prologue = statements(lines, def_at + 1, loop_at);
   const std::vector<Stmt> body = statements(lines, loop_at + 1, body_end);
-  const std::vector<Stmt> after = statements(lines, body_end, lines.size());
+  const std::vector<Stmt> after = statements(lines, body_end, after_end);
+  const std::vector<Stmt> walk =
+      walks ? statements(lines, loops[1] + 1, walk_end) : std::vector<Stmt>{};
+  if (walks && !statements(lines, walk_end, lines.size()).empty()) return std::nullopt;
   if (source.find("tl.atomic_") != std::string::npos ||
-      source.find("tl.program_id(1)") != std::string::npos) {
+      source.find("tl.program_id(1)") != std::string::npos ||
+      source.find("tl.num_programs") != std::string::npos) {
     return std::nullopt;
   }
 
@@ -267,6 +452,27 @@ std::optional<SplitReduction> split_reduction_source(const std::string& source) 
     }
   }
   const std::string part_params = fmt::format("{}", fmt::join(parts, ", "));
+  SplitReduction out;
+  out.kernel = kernel;
+  out.reductions = reductions;
+  out.partials = static_cast<int>(parts.size());
+  out.dtype = "torch." + type;
+  std::string header;
+  for (std::size_t i = 0; i + 1 < def_at; ++i) {
+    header += lines[i] + "\n";
+  }
+  if (walks) {
+    std::string text = walks_kernel(
+        lines, WalkLines{def_at, loop_at, body_end, after_end, walk_end}, kernel, runtime,
+        mask_line, prologue, after, walk, kinds, lane_level, lanes, loop_only);
+    if (text.empty()) return std::nullopt;
+    out.walks = true;
+    out.source = header +
+                 "from kernelopt.recipes.row_two_pass import _row_barrier as "
+                 "kernelopt_row_barrier\n\n\n" +
+                 text;
+    return out;
+  }
 
   // The partial kernel.
   std::string partial = fmt::format(
@@ -285,16 +491,16 @@ std::optional<SplitReduction> split_reduction_source(const std::string& source) 
                    ? std::string(py::indentation(lines[i]), ' ') + "r0_mask = r0_index < r0_end\n"
                    : lines[i] + "\n";
   }
-  std::size_t part = 0;
+  int part = 0;
   for (std::size_t k = 0; k < after.size(); ++k) {
     if (!kinds[k] && !lane_level[k]) continue;
     for (std::size_t i = after[k].first; i <= after[k].last; ++i) {
       partial += lines[i] + "\n";
     }
     if (!kinds[k]) continue;
-    for (const auto& out : kinds[k]->outputs) {
+    for (const auto& value : kinds[k]->outputs) {
       partial += fmt::format("{}tl.store(part_ptr{} + (r0_split * xnumel + xindex), {}{}, xmask)\n",
-                             pad, part++, out, kinds[k]->keeps_dim ? "" : "[:, None]");
+                             pad, part++, value, kinds[k]->keeps_dim ? "" : "[:, None]");
     }
   }
 
@@ -334,35 +540,9 @@ std::optional<SplitReduction> split_reduction_source(const std::string& source) 
       }
       continue;
     }
-    const Reduce& r = *kinds[k];
-    const std::string dim = r.keeps_dim ? "[:, None]" : "";
-    if (r.op == "welford") {
-      combine += fmt::format(
-          "{}{}, {}, {} = triton_helpers.welford(part{}, part{}, tl.where(split_mask, part{}, "
-          "0.0), 1)\n",
-          pad, r.outputs[0], r.outputs[1], r.outputs[2], part, part + 1, part + 2);
-      part += 3;
-      continue;
-    }
-    const char* identity = r.op == "sum"   ? "0.0"
-                           : r.op == "max" ? "float(\"-inf\")"
-                                           : "float(\"inf\")";
-    const char* callee = r.op == "sum"   ? "tl.sum"
-                         : r.op == "max" ? "triton_helpers.max2"
-                                         : "triton_helpers.min2";
-    combine += fmt::format("{}{} = {}(tl.where(split_mask, part{}, {}), 1){}\n", pad, r.outputs[0],
-                           callee, part++, identity, dim);
+    combine += pad + combine_statement(*kinds[k], part) + "\n";
   }
 
-  SplitReduction out;
-  out.kernel = kernel;
-  out.reductions = reductions;
-  out.partials = static_cast<int>(parts.size());
-  out.dtype = "torch." + type;
-  std::string header;
-  for (std::size_t i = 0; i + 1 < def_at; ++i) {
-    header += lines[i] + "\n";
-  }
   out.source = header + partial + "\n\n" + combine;
   return out;
 }
@@ -402,6 +582,27 @@ std::string split_launch_text(const nlohmann::json& p,
                                    [](const std::string& a) { return a.rfind("_t", 0) == 0; });
   if (tensor == call_args.end()) return "";
   const std::string& device = *tensor;
+  const std::int64_t split_block = std::max<std::int64_t>(2, next_power_of_two(split));
+  if (p.at("split_reduction").value("walks", false)) {
+    // One buffer of [partials, SPLIT, rows]; row_two_pass's launch_split runs the kernel on
+    // resident programs with the barrier, else (the interpreter) as its two phases.
+    const std::int64_t xblocks = (rows + xblock - 1) / xblock;
+    const std::string var = fmt::format("_{}part", prefix);
+    const auto warps = settings.value(prefix + "num_warps", 4);
+    body += fmt::format("    {} = torch.empty(({},), dtype={}, device={}.device)\n", var,
+                        count * split * rows, dtype, device);
+    return fmt::format(
+        "    from kernelopt.recipes.row_two_pass import launch_split as _kernelopt_launch_split\n"
+        "    _kernelopt_launch_split({k}_split_walks, ({args},), {var}, ({chunk}, {xblocks}), "
+        "dict(XBLOCK={xb}, R0_BLOCK={block}, SPLIT={split}, SPLIT_BLOCK={sb}, num_warps={warps}, "
+        "num_stages={stages}), {xblocks}, {split}, {warps}, {resident}, {device}.device)\n",
+        fmt::arg("k", kernel), fmt::arg("args", fmt::join(call_args, ", ")), fmt::arg("var", var),
+        fmt::arg("chunk", chunk), fmt::arg("xblocks", xblocks), fmt::arg("xb", xblock),
+        fmt::arg("block", block), fmt::arg("split", split), fmt::arg("sb", split_block),
+        fmt::arg("warps", warps), fmt::arg("stages", settings.value(prefix + "num_stages", 1)),
+        fmt::arg("resident", settings.value(prefix + "RESIDENT", kSplitWalkResident)),
+        fmt::arg("device", device));
+  }
   std::vector<std::string> parts;
   for (int k = 0; k < count; ++k) {
     const std::string var = fmt::format("_{}part{}", prefix, k);
@@ -409,7 +610,6 @@ std::string split_launch_text(const nlohmann::json& p,
                         rows, dtype, device);
     parts.push_back(var);
   }
-  const std::int64_t split_block = std::max<std::int64_t>(2, next_power_of_two(split));
   const std::int64_t combine_rows =
       std::clamp<std::int64_t>(2048 / split_block, 1, next_power_of_two(rows));
   return fmt::format(
@@ -431,14 +631,7 @@ std::string split_launch_text(const nlohmann::json& p,
 
 namespace {
 
-std::optional<RecipeMatch> split_match(const std::optional<RecipeMatch>& fuse,
-                                       const std::optional<RecipeMatch>& rewrite,
-                                       const std::optional<RecipeMatch>& config) {
-  // The split adds to what the other rewrites did to the segment: fuse's launches where fuse
-  // applies (L2/85's norm computed inside its pool), else the rewrite's (shifted sums, recompute
-  // instead of reload), else config's relaunch.
-  const std::optional<RecipeMatch>& base = fuse ? fuse : rewrite ? rewrite : config;
-  const std::string on = fuse ? "fuse" : rewrite ? "rewrite" : "";
+std::optional<RecipeMatch> split_on(const std::optional<RecipeMatch>& base, const std::string& on) {
   if (!base || base->params.value("kind", "") == "template") return std::nullopt;
   nlohmann::json launches = base->params.contains("launches")
                                 ? base->params.at("launches")
@@ -453,23 +646,38 @@ std::optional<RecipeMatch> split_match(const std::optional<RecipeMatch>& fuse,
     if (!numels.contains("xnumel") || !numels.contains("r0_numel")) continue;
     const auto rows = numels.at("xnumel").get<std::int64_t>();
     const auto row = numels.at("r0_numel").get<std::int64_t>();
-    if (rows > kSplitMostRows || row < kSplitLeastRow) continue;
+    if (row < kSplitLeastRow) continue;
     // Shifted sums first where the kernel keeps a Welford loop: the split adds programs, the
     // sums take the division out of each element.
     std::string source = launch.at("source").get<std::string>();
     if (auto s = shifted_sums_source(source)) source = s->source;
     const bool sums = source.find("_dx = tl.where(") != std::string::npos;
     const auto split = split_reduction_source(source);
-    if (!split) continue;
+    // Many rows already fill the GPU; a two-walk kernel's split is about its second walk's reads.
+    if (!split || (!split->walks && rows > kSplitMostRows)) continue;
     // Starting settings: config's tiles, each with as many chunks a row as make about 4096
-    // programs (2 to 64, each chunk at least two R0_BLOCKs).
+    // programs (2 to 64, each chunk at least two R0_BLOCKs); for two walks, as many as keep a
+    // program's chunk within kSplitWalkBytes (up to 256, the combine's tile at most 4096).
     std::vector<nlohmann::json> settings;
     for (auto s : config_settings(RecipeMatch{"config", launch, ""})) {
       const std::int64_t xblock = s.value("XBLOCK", std::int64_t{1});
       const std::int64_t block = s.value("R0_BLOCK", std::int64_t{1024});
-      const std::int64_t programs = (rows + xblock - 1) / xblock;
-      std::int64_t want = next_power_of_two((kSplitPrograms + programs - 1) / programs);
-      want = std::min<std::int64_t>({want, 64, row / (2 * block)});
+      std::int64_t want = 0;
+      if (split->walks) {
+        // The combine's tile [XBLOCK, SPLIT] stays within 4096 elements; where that leaves a
+        // chunk above kSplitWalkBytes, fewer programs an SM keep what is in flight the same.
+        const std::int64_t fits = std::max<std::int64_t>(1, kSplitWalkBytes / (4 * xblock));
+        want = std::min<std::int64_t>(
+            {(row + fits - 1) / fits, 256, row / block, std::max<std::int64_t>(1, 4096 / xblock)});
+        const std::int64_t bytes =
+            4 * xblock * chunk_of(row, std::max<std::int64_t>(want, 1), block);
+        s["RESIDENT"] = std::clamp<std::int64_t>(kSplitWalkResident * kSplitWalkBytes / bytes, 1,
+                                                 kSplitWalkResident);
+      } else {
+        const std::int64_t programs = (rows + xblock - 1) / xblock;
+        want = next_power_of_two((kSplitPrograms + programs - 1) / programs);
+        want = std::min<std::int64_t>({want, 64, row / (2 * block)});
+      }
       if (want < 2) continue;
       s["SPLIT"] = want;
       if (std::find(settings.begin(), settings.end(), s) == settings.end()) {
@@ -481,15 +689,19 @@ std::optional<RecipeMatch> split_match(const std::optional<RecipeMatch>& fuse,
     launch["split_reduction"] = {{"partials", split->partials},
                                  {"dtype", split->dtype},
                                  {"reductions", split->reductions},
-                                 {"shifted_sums", sums}};
+                                 {"shifted_sums", sums},
+                                 {"walks", split->walks}};
     launch["settings"] = settings;
-    what.push_back(fmt::format("{} ({} rows of {}{})", launch.at("kernel").get<std::string>(), rows,
-                               row, sums ? ", its Welford loop as shifted sums" : ""));
+    what.push_back(
+        fmt::format("{} ({} rows of {}{}{})", launch.at("kernel").get<std::string>(), rows, row,
+                    sums ? ", its Welford loop as shifted sums" : "",
+                    split->walks ? ", both walks over each chunk, a barrier between" : ""));
   }
   if (what.empty()) return std::nullopt;
   const std::string why = fmt::format(
       "Inductor's looped reduction {} split: each row's chunks reduced by programs of their own "
-      "into partial results, a second kernel combining them and finishing the row{}",
+      "into partial results, which a second kernel combines to finish the row (a kernel that "
+      "walks its rows twice: the same programs, after a barrier, each its own chunk){}",
       fmt::join(what, "; "),
       on.empty() ? "" : fmt::format(" (on top of the {} rewrite: {})", on, base->why));
   nlohmann::json params =
@@ -505,12 +717,20 @@ std::optional<RecipeMatch> split_match(const std::optional<RecipeMatch>& fuse,
 std::optional<RecipeMatch> split_of(const std::optional<RecipeMatch>& fuse,
                                     const std::optional<RecipeMatch>& rewrite,
                                     const std::optional<RecipeMatch>& config) {
-  // A launch's parameters in a form this does not expect make no split, not a failed search.
-  try {
-    return split_match(fuse, rewrite, config);
-  } catch (const nlohmann::json::exception&) {
-    return std::nullopt;
+  // The split adds to what the other rewrites did to the segment: fuse's launches where fuse
+  // applies (L2/85's norm computed inside its pool), else the rewrite's (shifted sums, recompute
+  // instead of reload), else config's relaunch; the next where one leaves nothing to split (a
+  // one-pass rewrite has no loop left). A launch's parameters in a form this does not expect
+  // make no split, not a failed search.
+  for (const auto& [base, on] :
+       {std::pair{&fuse, "fuse"}, std::pair{&rewrite, "rewrite"}, std::pair{&config, ""}}) {
+    try {
+      if (auto split = split_on(*base, on)) return split;
+    } catch (const nlohmann::json::exception&) {
+      continue;
+    }
   }
+  return std::nullopt;
 }
 
 std::optional<RecipeMatch> match_split(const inductor::OutputCode& code,
