@@ -217,3 +217,23 @@ def test_autotuned_configs_are_read_from_the_graphs_loaded_module(tmp_path, monk
     assert _autotuned_configs(capture) == {0: {
         "triton_poi_fused_relu_0": {"XBLOCK": 1024, "num_warps": 4, "num_stages": 1},
         "triton_red_fused_sum_1": {"XBLOCK": 1, "R0_BLOCK": 2048, "num_warps": 8, "num_stages": 1}}}
+
+
+def test_a_cuda_error_outside_the_gates_says_the_worker_exits(monkeypatch):
+    # The catch-all answer carries worker_exiting, so the engine lets this worker go before its
+    # next request (a CUDA error leaves the context unusable; main() exits after answering).
+    from kernelopt.worker import __main__ as worker_main
+
+    def boom(session, req):
+        raise RuntimeError("CUDA error: an illegal memory access was encountered")
+
+    def fine(session, req):
+        raise RuntimeError("an ordinary bug")
+
+    monkeypatch.setitem(worker_main.OPS, "boom", boom)
+    monkeypatch.setitem(worker_main.OPS, "fine", fine)
+    session = Session()
+    ordinary = handle(session, json.dumps({"id": 1, "op": "fine"}))
+    assert ordinary["ok"] is False and ordinary["worker_exiting"] is False
+    cuda = handle(session, json.dumps({"id": 2, "op": "boom"}))
+    assert cuda["ok"] is False and cuda["worker_exiting"] is True and session.fatal is not None

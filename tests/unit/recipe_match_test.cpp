@@ -1095,6 +1095,20 @@ TEST(RecipeMatch, ConfigStartingSettingsFitTheKernelsSizes) {
   for (const auto& s : search::recipe_settings(*p)) {
     EXPECT_LE(s.at("XBLOCK").get<int>(), 128) << s;
   }
+  // A 2-D pointwise kernel with 8258048 rows in y (L2/87's Mish epilogue): no starting tile asks
+  // for more than CUDA's 65535 programs in y (a YBLOCK of 64 gave 129032, and the launch failed).
+  const search::RecipeMatch tall{"config",
+                                 {{"kind", "pointwise"},
+                                  {"grid", 2},
+                                  {"constexprs", {"XBLOCK", "YBLOCK"}},
+                                  {"numels", {{"xnumel", 64}, {"ynumel", 8258048}}},
+                                  {"divides", nlohmann::json::object()}},
+                                 ""};
+  const auto tall_settings = search::config_settings(tall);
+  ASSERT_FALSE(tall_settings.empty());
+  for (const auto& s : tall_settings) {
+    EXPECT_TRUE(search::y_grid_fits(tall.params, s.at("YBLOCK").get<std::int64_t>())) << s;
+  }
 }
 
 }  // namespace

@@ -74,6 +74,10 @@ while True:
     elif op == "bye":
         answer(req)
         sys.exit(0)
+    elif op == "dying":
+        answer(req, worker_exiting=True)
+        time.sleep(0.5)  # a CUDA context's slow teardown; it reads nothing more
+        sys.exit(3)
 )PY";
 
 std::string python() {
@@ -286,6 +290,17 @@ TEST(Worker, RestartsAWorkerThatExitedBetweenRequests) {
   }
   EXPECT_FALSE(worker.running());
   EXPECT_EQ(worker.request(op("echo"), kPatience).failure, Failure::kNone);
+  EXPECT_EQ(worker.starts(), 2);
+}
+
+// A worker that says it exits after this answer (the Python worker after a CUDA error) is let go
+// at once: the next request goes to a fresh worker, not to the one shutting down.
+TEST(Worker, LetsGoOfAWorkerThatSaysItExits) {
+  Worker worker(script_options());
+  ASSERT_EQ(worker.request(op("dying"), kPatience).failure, Failure::kNone);
+  EXPECT_FALSE(worker.running());
+  const Reply reply = worker.request(op("echo"), kPatience);
+  EXPECT_EQ(reply.failure, Failure::kNone) << reply.detail;
   EXPECT_EQ(worker.starts(), 2);
 }
 

@@ -54,7 +54,8 @@ def handle(session: Session, line: str) -> dict:
         if is_cuda_error(exc) and not is_out_of_memory(exc):  # the context is unusable: answer, then exit (see main)
             session.fatal = one_line(exc)
         tag = "kernelopt.oom" if is_out_of_memory(exc) else "kernelopt.worker"
-        return {"id": rid, "ok": False, "error": {"tag": tag, "message": one_line(exc)}}
+        return {"id": rid, "ok": False, "error": {"tag": tag, "message": one_line(exc)},
+                "worker_exiting": session.fatal is not None}
 
 
 def main() -> int:

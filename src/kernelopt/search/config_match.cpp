@@ -395,7 +395,7 @@ std::vector<nlohmann::json> config_settings(const RecipeMatch& match) {
     y = fit(y, numel("ynumel"));
     nlohmann::json s = {{"num_warps", warps}, {"num_stages", 1}};
     if (has("XBLOCK")) s["XBLOCK"] = x;
-    if (has("YBLOCK")) s["YBLOCK"] = y;
+    if (has("YBLOCK")) s["YBLOCK"] = std::max(y, smallest_yblock(p));  // CUDA's 65535 y programs
     if (has("R0_BLOCK") && !p.contains("fixed")) s["R0_BLOCK"] = r;
     out.push_back(std::move(s));
   };

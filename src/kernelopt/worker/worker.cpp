@@ -160,6 +160,14 @@ Reply Worker::request(const nlohmann::json& request, std::chrono::milliseconds d
     if (it != response.end() && !it->is_null() && *it != id) continue;  // stale
     Reply reply;
     reply.response = std::move(response);
+    // A worker that answers and then exits (after a CUDA error its context is unusable) is let go
+    // now: the next request starts a fresh one instead of reaching it while it shuts down, which
+    // would count against whatever that request carried.
+    const auto exiting = reply.response.find("worker_exiting");
+    if (exiting != reply.response.end() && exiting->is_boolean() && exiting->get<bool>()) {
+      wait_for_exit(kExitGrace);
+      stop();
+    }
     return reply;
   }
 }
