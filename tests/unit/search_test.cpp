@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <string>
 
 #include <gtest/gtest.h>
 
@@ -377,6 +378,33 @@ TEST(Beam, APlateauEndsTheSearch) {
   Memory fresh;
   const BeamResult all = beam_search(0, {{"config", ""}}, hooks, options, fresh);
   EXPECT_EQ(all.rounds_run, 5) << all.stopped;
+}
+
+// Round 1 takes the strategies' starting settings in turn: with a budget for four evaluations and
+// three starts each, both strategies get two, in the order A B A B.
+TEST(Beam, TheFirstRoundTakesTheStrategiesInTurn) {
+  BeamOptions options;
+  options.budget_s = 35;  // four evaluations of 10 s
+  Memory memory;
+  BeamHooks hooks;
+  std::vector<std::string> order;
+  hooks.initial = [](const std::string&) {
+    return std::vector<nlohmann::json>{{{"block", 256}}, {{"block", 512}}, {{"block", 1024}}};
+  };
+  hooks.neighbours = [](const Proposal&) { return std::vector<nlohmann::json>{}; };
+  hooks.evaluate = [&](const Proposal& p) {
+    order.push_back(p.strategy + ":" + std::to_string(p.settings.at("block").get<long>()));
+    Attempt a;
+    a.correct = true;
+    a.ratio = 0.99;
+    return a;
+  };
+  hooks.spent = [&] { return 10.0 * static_cast<double>(order.size()); };
+  const BeamResult r =
+      beam_search(0, {{"config", ""}, {"recipe:pool", ""}}, hooks, options, memory);
+  EXPECT_EQ(order, (std::vector<std::string>{"config:256", "recipe:pool:256", "config:512",
+                                             "recipe:pool:512"}));
+  EXPECT_NE(r.stopped.find("budget spent"), std::string::npos) << r.stopped;
 }
 
 TEST(Beam, WithoutMemoryTriedSettingsAreEvaluatedAgain) {

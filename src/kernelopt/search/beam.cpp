@@ -88,10 +88,19 @@ BeamResult beam_search(int segment,
     return evaluated;
   };
 
-  std::vector<Proposal> first;
+  // Round 1 takes the strategies' starting settings in turn (each one's first, then each one's
+  // second, ...): a budget that ends inside the round has tried every strategy, not only the first
+  // one's list (L1/41: config's four starts left the pool recipe one).
+  std::vector<std::vector<nlohmann::json>> starts;
+  std::size_t longest = 0;
   for (const Strategy& s : strategies) {
-    for (const auto& settings : hooks.initial(s.name)) {
-      first.push_back({segment, s.name, settings, 1});
+    starts.push_back(hooks.initial(s.name));
+    longest = std::max(longest, starts.back().size());
+  }
+  std::vector<Proposal> first;
+  for (std::size_t k = 0; k < longest; ++k) {
+    for (std::size_t i = 0; i < strategies.size(); ++i) {
+      if (k < starts[i].size()) first.push_back({segment, strategies[i].name, starts[i][k], 1});
     }
   }
   run_round(first);
