@@ -1691,10 +1691,8 @@ print("ok")
 }
 
 // L2/85 cut to 2 x 64 channels of 32 x 32 (16 groups of 4 x 1024: rows long enough to split),
-// its statistics split on top of the fuse rewrite (the group norm computed inside the max pool):
-// the whole segment computes the convolution's bias, group norm, scale, pool and clamp of float64
-// PyTorch under the interpreter, and leaves the convolution's output as it was.
-TEST(Split, OnTopOfFuseComputesTheModelUnderTheInterpreter) {
+// the capture's text.
+std::string l2_85_cut() {
   std::string text = fixture("h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py");
   std::vector<std::pair<std::string, std::string>> cuts = {
       {"    xnumel = 2048\n    r0_numel = 63504\n", "    xnumel = 32\n    r0_numel = 4096\n"},
@@ -1722,10 +1720,37 @@ TEST(Split, OnTopOfFuseComputesTheModelUnderTheInterpreter) {
     }
   }
   for (const auto& [from, to] : cuts) {
-    ASSERT_NE(text.find(from), std::string::npos) << from;
+    EXPECT_NE(text.find(from), std::string::npos) << from;
     replace_all(text, from, to);
   }
-  const Captured c = parse(text);
+  return text;
+}
+
+// check.py's body for a candidate of the cut L2/85's segment 1 (as split.py): the convolution's
+// bias, group norm, scale, pool and clamp of float64 PyTorch, and the convolution's output left
+// as it was.
+constexpr const char* kL2_85Check = R"(
+torch.manual_seed(0)
+conv = torch.randn(131072) * 2 + 0.5          # the convolution's output, channels last
+bias, weight, shift, scale = torch.randn(64), torch.randn(64), torch.randn(64), torch.rand(64) + 0.5
+inputs = {"buf2": conv.clone(), "arg1_1": bias, "arg3_1": weight, "arg4_1": shift, "arg5_1": scale}
+outputs = {"buf8": torch.full((8192,), 7.0)}
+load("split").run(inputs, outputs)
+x = torch.as_strided(conv, (2, 64, 32, 32), (65536, 1, 2048, 64)).double() + bias.double()[None, :, None, None]
+y = F.group_norm(x, 16, weight.double(), shift.double(), 1e-5) * scale.double()[None, :, None, None]
+want = F.max_pool2d(y, 4, 4).clamp(0, 1).reshape(-1)
+got = outputs["buf8"].double()
+assert torch.equal(inputs["buf2"], conv), "the convolution's output was written"
+assert torch.allclose(got, want, rtol=1e-4, atol=1e-4), (got - want).abs().max()
+print("ok")
+)";
+
+// The cut L2/85,
+// its statistics split on top of the fuse rewrite (the group norm computed inside the max pool):
+// the whole segment computes the convolution's bias, group norm, scale, pool and clamp of float64
+// PyTorch under the interpreter, and leaves the convolution's output as it was.
+TEST(Split, OnTopOfFuseComputesTheModelUnderTheInterpreter) {
+  const Captured c = parse(l2_85_cut());
   const auto m = search::match_split(c.run.code, c.map, c.map.segments.at(1));
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->params.at("split_on"), "fuse");
@@ -1741,21 +1766,7 @@ TEST(Split, OnTopOfFuseComputesTheModelUnderTheInterpreter) {
                            {"k1_XBLOCK", 16},
                            {"k1_YBLOCK", 32},
                            {"k1_num_warps", 2}},
-                          R"(
-torch.manual_seed(0)
-conv = torch.randn(131072) * 2 + 0.5          # the convolution's output, channels last
-bias, weight, shift, scale = torch.randn(64), torch.randn(64), torch.randn(64), torch.rand(64) + 0.5
-inputs = {"buf2": conv.clone(), "arg1_1": bias, "arg3_1": weight, "arg4_1": shift, "arg5_1": scale}
-outputs = {"buf8": torch.full((8192,), 7.0)}
-load("split").run(inputs, outputs)
-x = torch.as_strided(conv, (2, 64, 32, 32), (65536, 1, 2048, 64)).double() + bias.double()[None, :, None, None]
-y = F.group_norm(x, 16, weight.double(), shift.double(), 1e-5) * scale.double()[None, :, None, None]
-want = F.max_pool2d(y, 4, 4).clamp(0, 1).reshape(-1)
-got = outputs["buf8"].double()
-assert torch.equal(inputs["buf2"], conv), "the convolution's output was written"
-assert torch.allclose(got, want, rtol=1e-4, atol=1e-4), (got - want).abs().max()
-print("ok")
-)");
+                          kL2_85Check);
 }
 
 // Where the split does not apply, nothing is split: an arg-reduction, a second walk, a store of
@@ -1789,6 +1800,235 @@ TEST(Split, NotWhereItDoesNotApply) {
   for (const auto& segment : ce.map.segments) {
     EXPECT_FALSE(search::match_split(ce.run.code, ce.map, segment).has_value());
   }
+}
+
+// ---- retile: a reduction over a channels-last tensor read in memory order ----
+
+// A kernel in Inductor's form over a channels-last [2, 250, 12] tensor: rows x = n * 3 + g of 250 x
+// 4 elements r = s * 4 + j (channel 4 g + j), a sum, a max and a Welford mean and M2, and an
+// epilogue that loads a per-row weight. 12 channels: the tile's 16 lanes, 4 of them padding.
+constexpr const char* kChannelsLastThree = R"(import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+
+@triton.jit
+def triton_red_fused_cl_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, out_ptr3, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 6
+    r0_numel = 1000
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    x0 = (xindex % 3)
+    x1 = xindex // 3
+    _tmp2 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    _tmp4 = tl.full([XBLOCK, R0_BLOCK], float("-inf"), tl.float32)
+    tmp6_mean = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp6_m2 = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp6_weight = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    x4 = xindex
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_2 = (r0_index % 4)
+        r0_3 = r0_index // 4
+        tmp0 = tl.load(in_ptr0 + (r0_2 + 4*x0 + 12*r0_3 + 3000*x1), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+        tmp3 = _tmp2 + tmp1
+        _tmp2 = tl.where(r0_mask & xmask, tmp3, _tmp2)
+        tmp5 = triton_helpers.maximum(_tmp4, tmp1)
+        _tmp4 = tl.where(r0_mask & xmask, tmp5, _tmp4)
+        tmp6_mean_next, tmp6_m2_next, tmp6_weight_next = triton_helpers.welford_reduce(
+            tmp1, tmp6_mean, tmp6_m2, tmp6_weight, roffset == 0
+        )
+        tmp6_mean = tl.where(r0_mask & xmask, tmp6_mean_next, tmp6_mean)
+        tmp6_m2 = tl.where(r0_mask & xmask, tmp6_m2_next, tmp6_m2)
+        tmp6_weight = tl.where(r0_mask & xmask, tmp6_weight_next, tmp6_weight)
+    tmp2 = tl.sum(_tmp2, 1)[:, None]
+    tmp4 = triton_helpers.max2(_tmp4, 1)[:, None]
+    tmp7, tmp8, tmp9 = triton_helpers.welford(tmp6_mean, tmp6_m2, tmp6_weight, 1)
+    tmp6 = tmp7[:, None]
+    tmp10 = tmp8[:, None]
+    tmp11 = tl.load(in_ptr1 + (x4), xmask, eviction_policy='evict_last')
+    tmp12 = tl.full([1, 1], 1000.0, tl.float32)
+    tmp13 = (tmp10 / tmp12) * tmp11
+    tl.store(out_ptr0 + (x4), tmp2, xmask)
+    tl.store(out_ptr1 + (x4), tmp4, xmask)
+    tl.store(out_ptr2 + (x4), tmp6, xmask)
+    tl.store(out_ptr3 + (x4), tmp13, xmask)
+)";
+
+// Retiled, with and without shifted sums, at tiles of 1 to 16 spatial rows and chunks that do
+// and do not divide the 250 rows, the candidates compute what Inductor's kernel does under Triton's
+// interpreter: on ordinary rows, and on rows with a NaN, with a +inf, and of all -inf (the same
+// values and the same NaNs).
+TEST(Retile, ChannelsLastReductionsComputeWhatInductorsKernelDoesUnderTheInterpreter) {
+  const auto tile = search::retile_reduction_source(kChannelsLastThree);
+  ASSERT_TRUE(tile.has_value());
+  EXPECT_EQ(tile->groups, 3);
+  EXPECT_EQ(tile->channels, 12);
+  EXPECT_EQ(tile->samples, 2);
+  EXPECT_EQ(tile->spatial, 250);
+  EXPECT_EQ(tile->split.partials, 5);
+  const std::string& text = tile->split.source;
+  EXPECT_NE(text.find("xindex = tile_n * 3 + tile_c // 4"), std::string::npos) << text;
+  EXPECT_NE(text.find("r0_index = tl.minimum(tile_s, 250 - 1) * 4 + tile_c % 4"),
+            std::string::npos);
+  EXPECT_NE(text.find("tmp2 = tl.sum(_tmp2, 0)"), std::string::npos) << text;
+  EXPECT_NE(
+      text.find("tmp7, tmp8, tmp9 = triton_helpers.welford(tmp6_mean, tmp6_m2, tmp6_weight, 0)"),
+      std::string::npos);
+  EXPECT_EQ(count(text, "tl.load(in_ptr1 + (x4)"), 1U);  // the epilogue: the combine's alone
+  EXPECT_GT(text.find("tl.load(in_ptr1 + (x4)"), text.find("_split_combine("));
+  const auto sums = search::shifted_sums_source(kChannelsLastThree);
+  ASSERT_TRUE(sums.has_value());
+  const auto tile_sums = search::retile_reduction_source(sums->source);
+  ASSERT_TRUE(tile_sums.has_value());
+
+  const fs::path dir = fs::temp_directory_path() / ("kernelopt_retile_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  nlohmann::json base = three_reductions_launch(kChannelsLastThree);
+  base["kernel"] = "triton_red_fused_cl_0";
+  std::ofstream(dir / "inductor.py")
+      << search::candidate_source(search::RecipeMatch{"config", base, ""}, 0,
+                                  {{"XBLOCK", 2}, {"R0_BLOCK", 256}, {"num_warps", 2}});
+  const std::vector<nlohmann::json> settings = {
+      {{"k0_SB", 16}, {"k0_CHUNK", 100}, {"k0_num_warps", 2}},
+      {{"k0_SB", 1}, {"k0_CHUNK", 16}, {"k0_num_warps", 1}},
+      {{"k0_SB", 8}, {"k0_CHUNK", 256}, {"k0_num_warps", 4}},
+      {{"k0_SB", 4}, {"k0_CHUNK", 37}, {"k0_num_warps", 2}}};
+  std::vector<std::string> names;
+  for (std::size_t form = 0; form < 2; ++form) {
+    nlohmann::json launch = base;
+    const auto& t = form == 0 ? *tile : *tile_sums;
+    launch["source"] = t.split.source;
+    launch["split_reduction"] = {{"partials", t.split.partials},
+                                 {"dtype", t.split.dtype},
+                                 {"retile",
+                                  {{"groups", 3},
+                                   {"channels", 12},
+                                   {"samples", 2},
+                                   {"spatial", 250},
+                                   {"channel_block", 16}}}};
+    const search::RecipeMatch m{
+        "retile", {{"kind", "segment"}, {"launches", nlohmann::json::array({launch})}}, "test"};
+    for (std::size_t k = 0; k < settings.size(); ++k) {
+      EXPECT_TRUE(search::retile_fits(
+          launch, {{"SB", settings[k].at("k0_SB")}, {"CHUNK", settings[k].at("k0_CHUNK")}}));
+      names.push_back(fmt::format("retile_{}_{}", form == 0 ? "welford" : "sums", k));
+      std::ofstream(dir / (names.back() + ".py")) << search::candidate_source(m, 0, settings[k]);
+    }
+  }
+  // 3 chunks of 100 rows, 12 partials a row; 250 / 37 -> 7 chunks, 28 partials.
+  const std::string first = read(dir / "retile_welford_0.py");
+  EXPECT_NE(first.find("_retile_partial[(6, 1, 1)]"), std::string::npos) << first;
+  EXPECT_NE(first.find("SPLIT_BLOCK=16"), std::string::npos) << first;
+  EXPECT_NE(read(dir / "retile_welford_3.py").find("_retile_partial[(14, 1, 1)]"),
+            std::string::npos);
+  std::ofstream(dir / "check.py") << kCheckPrelude << R"(
+names = json.loads(sys.argv[2])
+torch.manual_seed(0)
+x = torch.randn(2, 250, 12) * 3 + 50           # channels last: row (n, g) is x[n, :, 4g:4g+4]
+x[1, 17, 2] = float("nan")                      # row 3
+x[1, 200, 5] = float("inf")                     # row 4
+x[1, :, 8:12] = float("-inf")                   # row 5
+x = x.reshape(-1)
+w = torch.rand(6) + 0.5
+def outputs():
+    return {k: torch.full((6,), 7.0) for k in ("sum", "max", "mean", "var")}
+want = outputs()
+load("inductor").run({"x": x, "w": w}, want)
+rows = x.reshape(2, 250, 3, 4).permute(0, 2, 1, 3).reshape(6, 1000).double()
+assert torch.allclose(want["sum"][:3].double(), rows[:3].sum(1), rtol=1e-5)
+assert torch.allclose(want["var"][:3].double(), rows[:3].var(1, unbiased=False) * w[:3].double(), rtol=1e-4)
+for name in names:
+    got = outputs()
+    load(name).run({"x": x, "w": w}, got)
+    for k in want:
+        assert torch.equal(torch.isnan(got[k]), torch.isnan(want[k])), (name, k, got[k], want[k])
+        assert torch.allclose(got[k], want[k], rtol=1e-5, atol=1e-3, equal_nan=True), (name, k, got[k], want[k])
+print("ok")
+)";
+  expect_interpreted_ok(dir, " '" + nlohmann::json(names).dump() + "'");
+  fs::remove_all(dir);
+}
+
+// The cut L2/85's statistics retiled on top of the fuse rewrite: the whole segment computes the
+// model's bias, group norm, scale, pool and clamp of float64 PyTorch under the interpreter.
+TEST(Retile, OnTopOfFuseComputesTheModelUnderTheInterpreter) {
+  const Captured c = parse(l2_85_cut());
+  const auto m = search::match_retile(c.run.code, c.map, c.map.segments.at(1));
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(search::strategy_of(*m), "retile");
+  EXPECT_EQ(search::proposer_of(*m), "rewrite");
+  EXPECT_EQ(m->params.at("retile_on"), "fuse");
+  const auto& launches = m->params.at("launches");
+  ASSERT_EQ(launches.size(), 2U);
+  const auto& t = launches[0].at("split_reduction").at("retile");
+  EXPECT_EQ(t.at("groups"), 16);
+  EXPECT_EQ(t.at("channels"), 64);
+  EXPECT_EQ(t.at("samples"), 2);
+  EXPECT_EQ(t.at("spatial"), 1024);
+  EXPECT_TRUE(launches[0].at("split_reduction").at("shifted_sums").get<bool>());
+  // Starting settings fit, and the beam moves SB and CHUNK.
+  const auto start = search::recipe_settings(*m);
+  ASSERT_FALSE(start.empty());
+  for (const auto& s : start) {
+    EXPECT_GE(s.value("k0_SB", 0), 1) << s.dump();
+    EXPECT_LE(s.value("k0_SB", 0) * 64, search::kRetileMostTile) << s.dump();
+  }
+  const auto next = search::recipe_neighbours(*m, start.front());
+  EXPECT_TRUE(std::any_of(next.begin(), next.end(), [&](const nlohmann::json& s) {
+    return s.at("k0_CHUNK") != start.front().at("k0_CHUNK");
+  }));
+  EXPECT_TRUE(std::any_of(next.begin(), next.end(), [&](const nlohmann::json& s) {
+    return s.at("k0_SB") != start.front().at("k0_SB");
+  }));
+  expect_candidate_checks("kernelopt_retile_fuse", *m, 1,
+                          {{"k0_SB", 8},
+                           {"k0_CHUNK", 200},
+                           {"k0_num_warps", 2},
+                           {"k1_XBLOCK", 16},
+                           {"k1_YBLOCK", 32},
+                           {"k1_num_warps", 2}},
+                          kL2_85Check);
+}
+
+// The retile reads the captures' channels-last statistics (L2/85's and L2/19's group norms) and
+// nothing where the reduction already reads its rows in order, walks them twice, or is no
+// channels-last tensor's: a contiguous group norm (L1/35), an instance norm's two walks (L2/17),
+// a softmax (L1/23), the kernel above with its channel stride broken.
+TEST(Retile, WhereItApplies) {
+  for (const char* name : {"h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py",
+                           "h200_level2_19_ConvTranspose2d_GELU_GroupNorm_graph_0.py"}) {
+    const Captured c = parse(fixture(name));
+    const auto& segment = c.map.segments.back();
+    const auto m = search::match_retile(c.run.code, c.map, segment);
+    ASSERT_TRUE(m.has_value()) << name;
+    EXPECT_EQ(m->params.at("launches")[0].at("split_reduction").at("retile").at("samples"), 128);
+  }
+  for (const char* name : {"h200_level1_35_GroupNorm__graph_0.py",
+                           "h200_level2_17_Conv2d_InstanceNorm_Divide_graph_0.py",
+                           "h200_level1_23_Softmax_graph_0.py", "h200_level1_19_ReLU_graph_0.py"}) {
+    const Captured c = parse(fixture(name));
+    for (const auto& segment : c.map.segments) {
+      EXPECT_FALSE(search::match_retile(c.run.code, c.map, segment).has_value()) << name;
+    }
+  }
+  std::string strided = kChannelsLastThree;
+  replace_all(strided, "12*r0_3", "13*r0_3");
+  EXPECT_FALSE(search::retile_reduction_source(strided).has_value());
+  std::string unmasked = kChannelsLastThree;
+  replace_all(unmasked, "_tmp2 = tl.where(r0_mask & xmask, tmp3, _tmp2)", "_tmp2 = tmp3");
+  EXPECT_FALSE(search::retile_reduction_source(unmasked).has_value());
 }
 
 }  // namespace

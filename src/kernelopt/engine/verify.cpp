@@ -142,7 +142,7 @@ nlohmann::json result_json(const gate::CascadeResult& result, const ProblemOutco
 // The proposers' first step: which recipe matches each segment (at most one), whether the
 // config proposer can relaunch its kernel, whether the rewrite proposer can make it one pass, and
 // what was said about every segment. A segment's strategies are its matches: "recipe:NAME",
-// "config", "rewrite", "fuse" and "split".
+// "config", "rewrite", "fuse", "split" and "retile".
 std::map<int, std::vector<search::RecipeMatch>> match_segments(
     const Graphs& g, const std::map<int, std::string>& skip, nlohmann::json& said) {
   std::map<int, std::vector<search::RecipeMatch>> out;
@@ -159,7 +159,7 @@ std::map<int, std::vector<search::RecipeMatch>> match_segments(
         row["params"] = match.params;
         row["why"] = match.why;
       } else {
-        row[match.recipe] = match.why;  // "config", "rewrite", "fuse" or "split"
+        row[match.recipe] = match.why;  // "config", "rewrite", "fuse", "split" or "retile"
       }
       out[seg.id].push_back(std::move(match));
     }

@@ -353,6 +353,7 @@ std::int64_t smallest_yblock(const nlohmann::json& params) {
 }
 
 bool config_fits(const RecipeMatch& match, const nlohmann::json& settings) {
+  if (!retile_fits(match.params, settings)) return false;
   if (settings.contains("YBLOCK") &&
       !y_grid_fits(match.params, settings.at("YBLOCK").get<std::int64_t>())) {
     return false;

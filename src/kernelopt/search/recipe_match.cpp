@@ -1025,7 +1025,9 @@ std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
 }
 
 std::string proposer_of(const RecipeMatch& match) {
-  if (match.recipe == "fuse" || match.recipe == "split") return "rewrite";
+  if (match.recipe == "fuse" || match.recipe == "split" || match.recipe == "retile") {
+    return "rewrite";
+  }
   return match.recipe == "config" || match.recipe == "rewrite" ? match.recipe : "recipe";
 }
 
@@ -1042,7 +1044,8 @@ std::vector<RecipeMatch> match_strategies(const inductor::OutputCode& code,
   auto rewrite = match_rewrite(code, map, segment);
   auto fuse = match_fuse(code, map, segment);
   auto split = split_of(fuse, rewrite, config);  // builds on the others' launches
-  for (auto* match : {&recipe, &config, &rewrite, &fuse, &split}) {
+  auto retile = retile_of(fuse, rewrite, config);
+  for (auto* match : {&recipe, &config, &rewrite, &fuse, &split, &retile}) {
     if (*match) out.push_back(std::move(**match));
   }
   return out;
@@ -1073,7 +1076,9 @@ std::vector<std::pair<std::int64_t, std::int64_t>> fitted_tiles(
 std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
   if (match.recipe == "config") return config_settings(match);
   if (match.recipe == "rewrite") return rewrite_settings(match);
-  if (match.recipe == "fuse" || match.recipe == "split") return fuse_settings(match);
+  if (match.recipe == "fuse" || match.recipe == "split" || match.recipe == "retile") {
+    return fuse_settings(match);
+  }
   if (match.recipe == "reduce_dim") {
     // Fewer than 128 columns: tiles as wide as the columns (a power of two, at least 16) and as
     // many rows a step as make 512 and 1024 elements (at most 32).
@@ -1228,7 +1233,8 @@ std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
     knobs = {{"XBLOCK", 1, 4096},    {"YBLOCK", 1, 1024},
              {"R0_BLOCK", 16, 8192}, {"num_warps", 1, 32},
              {"num_stages", 1, 4},   {"SPLIT", 2, 256},  // a split launch's chunks a row
-             {"RESIDENT", 1, 8}};                        // a two-walk split's programs per SM
+             {"RESIDENT", 1, 8},                         // a two-walk split's programs per SM
+             {"SB", 1, 1024},        {"CHUNK", 16, 1L << 24}};  // a retile's tile and chunk
     elements = {"XBLOCK", "YBLOCK", "R0_BLOCK"};
     if (match.params.contains("fixed")) {  // a persistent reduction's whole row per program
       max_elements =
@@ -1293,7 +1299,7 @@ std::string candidate_source(const RecipeMatch& match,
   if (match.recipe == "config" || match.recipe == "rewrite") {
     return config_source(match, segment, settings);
   }
-  if (match.recipe == "fuse" || match.recipe == "split") {
+  if (match.recipe == "fuse" || match.recipe == "split" || match.recipe == "retile") {
     return fuse_source(match, segment, settings);
   }
   if (match.recipe == "gemm") {

@@ -101,7 +101,7 @@ std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
 // A match's proposer: "config", "rewrite" (its fuse and split transformations too) or "recipe".
 std::string proposer_of(const RecipeMatch& match);
 
-// A match's strategy name: "config", "rewrite", "fuse", "split", or "recipe:NAME".
+// A match's strategy name: "config", "rewrite", "fuse", "split", "retile", or "recipe:NAME".
 std::string strategy_of(const RecipeMatch& match);
 
 // Every strategy the proposers offer for a segment, in this order: its recipe (match_recipe, at
@@ -319,6 +319,63 @@ std::string split_launch_text(const nlohmann::json& p,
                               const std::string& prefix,
                               std::map<std::string, std::string>& tensors,
                               std::string& body);
+
+// The split's partial buffers (`split` x rows each, allocated in `body`, their variables appended
+// to `parts`) and the launch of KERNEL_split_combine over them, for a split or retile launch `p`
+// whose arguments are `call_args`; "" where no argument is a tensor.
+std::string split_combine_launch(const nlohmann::json& p,
+                                 const std::vector<std::string>& call_args,
+                                 const std::string& prefix,
+                                 std::int64_t split,
+                                 std::vector<std::string>& parts,
+                                 std::string& body);
+
+// retile (retile.cpp), a rewrite of Inductor's kernels: a looped reduction over a channels-last
+// tensor [N, S, C] (rows x = n * G + c / CG of S * CG elements r = s * CG + c % CG: a group norm's
+// statistics after a convolution, G groups of CG channels) whose tile [XBLOCK rows, R0_BLOCK]
+// reads CG * 4 contiguous bytes of every C * 4. It becomes KERNEL_retile_partial, whose program
+// takes one sample's spatial chunk of CHUNK rows in tiles [SB, CB] (CB = C rounded up to a power of
+// two), contiguous in memory, Inductor's loop body unchanged on that tile (its index names
+// computed from it), reduced over the spatial rows per channel and stored as the partials of the
+// split's combine (CG of them per chunk), and KERNEL_split_combine, which finishes each row as the
+// split does. Its own strategy, "retile" (proposer rewrite); a Welford loop is made shifted sums
+// first; it starts from fuse's launches where fuse applies, else the rewrite's, else config's.
+// Launch params: "split_reduction" with "retile": {"groups", "group_channels", "samples",
+// "spatial", "channel_block"}; settings SB, CHUNK, num_warps, num_stages.
+struct RetileReduction {
+  SplitReduction split;       // the module text (partial and combine) and its partials
+  std::int64_t groups = 0;    // G: rows a sample
+  std::int64_t channels = 0;  // C = G * CG: a spatial row's contiguous elements
+  std::int64_t samples = 0;   // N = xnumel / G
+  std::int64_t spatial = 0;   // S = r0_numel / CG
+};
+
+// What match_retile does to one kernel's module text, exposed for tests; nullopt where the
+// kernel is not such a reduction (retile.cpp's opening comment says where).
+std::optional<RetileReduction> retile_reduction_source(const std::string& source);
+
+// match_retile from the segment's fuse, rewrite and config matches already made.
+std::optional<RecipeMatch> retile_of(const std::optional<RecipeMatch>& fuse,
+                                     const std::optional<RecipeMatch>& rewrite,
+                                     const std::optional<RecipeMatch>& config);
+
+std::optional<RecipeMatch> match_retile(const inductor::OutputCode& code,
+                                        const analysis::DispatchMap& map,
+                                        const analysis::Segment& segment);
+
+// launch_text for a retile launch: the partial buffers, the partial launch on N x chunks programs
+// and the split's combine launch.
+std::string retile_launch_text(const nlohmann::json& p,
+                               const nlohmann::json& settings,
+                               const std::string& prefix,
+                               std::map<std::string, std::string>& tensors,
+                               std::string& body);
+
+// Whether a retile launch's settings fit: an [SB, CB] tile of at most kRetileMostTile elements,
+// CHUNK >= SB, and at most kRetileMostPartials partials a row. True for any other launch.
+bool retile_fits(const nlohmann::json& p, const nlohmann::json& settings);
+inline constexpr std::int64_t kRetileMostTile = 8192;
+inline constexpr std::int64_t kRetileMostPartials = 8192;
 
 // fuse (fuse.cpp), a rewrite of Inductor's kernels: a pointwise launch P whose output B is read
 // only by later launches of the segment (not returned, not read after them, not a graph input;

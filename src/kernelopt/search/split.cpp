@@ -40,138 +40,19 @@
 
 #include "kernelopt/inductor/detail/call_statements.hpp"
 #include "kernelopt/inductor/detail/pytext.hpp"
+#include "kernelopt/search/detail/looped_reduction.hpp"
 #include "kernelopt/search/recipe_match.hpp"
 
 namespace kernelopt::search {
 
 namespace py = inductor::detail;
+using detail::combine_kernel;
+using detail::combine_statement;
+using detail::LoopedReduction;
+using detail::parse_looped_reduction;
+using detail::uses_any;
 
 namespace {
-
-struct Stmt {
-  std::size_t first = 0;  // first physical line
-  std::size_t last = 0;   // last physical line
-  std::string text;       // joined and trimmed
-  std::vector<std::string> targets;
-  std::string rhs;
-  std::set<std::string> uses;  // identifiers of its right side (all of it when not an assignment)
-};
-
-std::vector<Stmt> statements(const std::vector<std::string>& lines,
-                             std::size_t begin,
-                             std::size_t end) {
-  std::vector<Stmt> out;
-  for (std::size_t i = begin; i < end; ++i) {
-    if (py::trim(lines[i]).empty() || py::trim(lines[i]).front() == '#') continue;
-    Stmt s;
-    s.first = i;
-    s.text = py::joined_statement(lines, i);
-    s.last = i;
-    s.targets = py::assigned_names(s.text, &s.rhs);
-    // `RBLOCK: tl.constexpr = R0_BLOCK`: an annotated assignment binds RBLOCK.
-    if (s.targets.empty()) {
-      const auto colon = s.text.find(':');
-      const auto eq = s.text.find(" = ");
-      if (colon != std::string::npos && eq != std::string::npos && colon < eq &&
-          py::is_identifier(py::trim(s.text.substr(0, colon)))) {
-        s.targets = {std::string(py::trim(s.text.substr(0, colon)))};
-        s.rhs = s.text.substr(eq + 3);
-      }
-    }
-    for (const auto& name : py::identifiers(s.targets.empty() ? s.text : s.rhs)) {
-      s.uses.insert(name);
-    }
-    out.push_back(std::move(s));
-  }
-  return out;
-}
-
-bool uses_any(const Stmt& s, const std::set<std::string>& names) {
-  return std::any_of(s.uses.begin(), s.uses.end(),
-                     [&](const std::string& n) { return names.count(n) != 0; });
-}
-
-// A reduction over the lanes after the loop: `L = tl.sum(A, 1)[:, None]` (the suffix optional),
-// max2, min2 of one value, or `L0, L1, L2 = triton_helpers.welford(M, M2, W, 1)`.
-struct Reduce {
-  std::string op;  // "sum", "max", "min", "welford"
-  std::vector<std::string> outputs;
-  std::vector<std::string> args;
-  bool keeps_dim = false;  // written with `[:, None]`: its outputs are [XBLOCK, 1]
-};
-
-std::optional<Reduce> reduce_of(const Stmt& s) {
-  std::string rhs = s.rhs;
-  Reduce r;
-  const std::string suffix = "[:, None]";
-  if (rhs.size() > suffix.size() &&
-      rhs.compare(rhs.size() - suffix.size(), suffix.size(), suffix) == 0) {
-    rhs.resize(rhs.size() - suffix.size());
-    r.keeps_dim = true;
-  }
-  static const std::array<std::pair<const char*, const char*>, 4> forms = {
-      {{"tl.sum", "sum"},
-       {"triton_helpers.max2", "max"},
-       {"triton_helpers.min2", "min"},
-       {"triton_helpers.welford", "welford"}}};
-  for (const auto& [callee, op] : forms) {
-    const auto args = py::call_args(rhs, callee);
-    if (!args) continue;
-    const std::size_t values = std::string(op) == "welford" ? 3 : 1;
-    if (args->size() != values + 1 || args->back() != "1" || s.targets.size() != values ||
-        (values == 3 && r.keeps_dim)) {
-      return std::nullopt;
-    }
-    r.op = op;
-    r.outputs = s.targets;
-    r.args.assign(args->begin(), args->end() - 1);
-    if (!std::all_of(r.args.begin(), r.args.end(),
-                     [](const std::string& a) { return py::is_identifier(a); })) {
-      return std::nullopt;
-    }
-    return r;
-  }
-  return std::nullopt;
-}
-
-// `tl.full([XBLOCK, R0_BLOCK], V, tl.float32)` or `tl.zeros([XBLOCK, R0_BLOCK], tl.float32)`: the
-// element type ("float32", "float64"), or "" for another form.
-std::string accumulator_type(const std::string& rhs) {
-  std::optional<std::vector<std::string>> args = py::call_args(rhs, "tl.full");
-  if (!args) args = py::call_args(rhs, "tl.zeros");
-  if (!args || args->empty() || (*args)[0] != "[XBLOCK, R0_BLOCK]") return "";
-  const std::string& type = args->back();
-  if (type == "tl.float32") return "float32";
-  if (type == "tl.float64") return "float64";
-  return "";
-}
-
-// The statement that combines a reduction's partials (loaded as part<N>, N from `part`, which it
-// advances), a row's chunks along dimension 1: a sum of sums, a max of maxima, a min of minima,
-// Welford's combine of (mean, M2, weight) triples.
-std::string combine_statement(const Reduce& r, int& part) {
-  if (r.op == "welford") {
-    const int first = part;
-    part += 3;
-    return fmt::format(
-        "{}, {}, {} = triton_helpers.welford(part{}, part{}, tl.where(split_mask, part{}, 0.0), 1)",
-        r.outputs[0], r.outputs[1], r.outputs[2], first, first + 1, first + 2);
-  }
-  const char* identity = r.op == "sum"   ? "0.0"
-                         : r.op == "max" ? "float(\"-inf\")"
-                                         : "float(\"inf\")";
-  const char* callee = r.op == "sum"   ? "tl.sum"
-                       : r.op == "max" ? "triton_helpers.max2"
-                                       : "triton_helpers.min2";
-  return fmt::format("{} = {}(tl.where(split_mask, part{}, {}), 1){}", r.outputs[0], callee, part++,
-                     identity, r.keeps_dim ? "[:, None]" : "");
-}
-
-// Where a two-walk kernel's parts lie: the def line, the statistics walk's `for` line and its end,
-// the second walk's `for` line (the end of what lies between) and its end.
-struct WalkLines {
-  std::size_t def_at, loop_at, body_end, walk_at, walk_end;
-};
 
 std::string indented(const std::string& line, std::size_t by) {
   return std::string(by, ' ') + line + "\n";
@@ -184,18 +65,21 @@ std::string indented(const std::string& line, std::size_t by) {
 // walk reads its chunk from L2; phases 1 and 2 are the two walks as two launches, in which no
 // program waits (under the interpreter, or where the grid would not be resident). "" where the
 // second walk reads what only the first one computes.
-std::string walks_kernel(const std::vector<std::string>& lines,
-                         const WalkLines& at,
-                         const std::string& kernel,
-                         const std::string& runtime,
-                         std::optional<std::size_t> mask_line,
-                         const std::vector<Stmt>& prologue,
-                         const std::vector<Stmt>& after,
-                         const std::vector<Stmt>& walk,
-                         const std::vector<std::optional<Reduce>>& kinds,
-                         const std::vector<bool>& lane_level,
-                         const std::set<std::string>& lanes,
-                         const std::set<std::string>& loop_only) {
+std::string walks_kernel(const LoopedReduction& r) {
+  const auto& lines = r.lines;
+  const auto& prologue = r.prologue;
+  const auto& after = r.after;
+  const auto& walk = r.walk;
+  const auto& kinds = r.kinds;
+  const auto& lane_level = r.lane_level;
+  const auto& kernel = r.kernel;
+  const auto& runtime = r.runtime;
+  const auto& mask_line = r.mask_line;
+
+  struct {
+    std::size_t def_at, loop_at, body_end, walk_at, walk_end;
+  } const at{r.def_at, r.loop_at, r.body_end, r.after_end, r.walk_end};
+
   // The second walk: its own loop names, the prologue's and the reductions' results; its mask
   // compared with the chunk's end as the first walk's.
   std::set<std::string> walk_defs;
@@ -207,8 +91,8 @@ std::string walks_kernel(const std::vector<std::string>& lines,
     walk_mask_known = walk_mask_known || walk_mask || s.text.rfind("r0_mask = tl.full(", 0) == 0;
   }
   if (!walk_mask_known) return "";
-  std::set<std::string> forbidden = lanes;
-  for (const auto& name : loop_only) {
+  std::set<std::string> forbidden = r.lanes;
+  for (const auto& name : r.loop_only) {
     if (walk_defs.count(name) == 0) forbidden.insert(name);
   }
   for (const auto& s : walk) {
@@ -311,163 +195,21 @@ std::string walks_kernel(const std::vector<std::string>& lines,
 }  // namespace
 
 std::optional<SplitReduction> split_reduction_source(const std::string& source) {
-  std::vector<std::string> lines;
-  for (const auto& line : py::split_lines(source)) {
-    lines.emplace_back(line);
-  }
-  const auto jit = std::find(lines.begin(), lines.end(), "@triton.jit");
-  if (jit == lines.end() || jit + 1 == lines.end()) return std::nullopt;
-  const auto def_at = static_cast<std::size_t>(jit - lines.begin()) + 1;
-  const std::string& def = lines[def_at];
-  const auto open = def.find('(');
-  const auto close = def.rfind("):");
-  if (def.rfind("def ", 0) != 0 || open == std::string::npos || close == std::string::npos ||
-      close < open) {
-    return std::nullopt;
-  }
-  const std::string kernel = def.substr(4, open - 4);
-  std::vector<std::string> params;  // the runtime ones, in order
-  std::set<std::string> constexprs;
-  for (const auto& p : py::split_top_level(def.substr(open + 1, close - open - 1))) {
-    const auto colon = p.find(':');
-    if (colon == std::string::npos) {
-      params.push_back(p);
-    } else {
-      constexprs.insert(std::string(py::trim(p.substr(0, colon))));
-    }
-  }
-  if (constexprs != std::set<std::string>{"XBLOCK", "R0_BLOCK"}) return std::nullopt;
-
-  // The body: a prologue, one top-level loop, what follows it; or a prologue, the statistics walk,
-  // what follows it, and a second walk (the output's) that ends the kernel.
-  std::vector<std::size_t> loops;
-  for (std::size_t i = def_at + 1; i < lines.size(); ++i) {
-    const std::string_view t = py::trim(lines[i]);
-    const bool loop = t.rfind("for ", 0) == 0 || t.rfind("while ", 0) == 0;
-    if (!loop) continue;
-    if (loops.size() == 2 || py::indentation(lines[i]) != 4 ||
-        (t != "for r0_offset in tl.range(0, r0_numel, R0_BLOCK):" &&
-         t != "for r0_offset in range(0, r0_numel, R0_BLOCK):")) {
-      return std::nullopt;  // a third loop, a nested one, or one of another form
-    }
-    loops.push_back(i);
-  }
-  if (loops.empty()) return std::nullopt;
-  const auto end_of_loop = [&](std::size_t at) {
-    std::size_t end = at + 1;
-    while (end < lines.size() &&
-           (py::trim(lines[end]).empty() || py::indentation(lines[end]) > 4)) {
-      ++end;
-    }
-    return end;
-  };
-  const std::size_t loop_at = loops[0];
-  const std::size_t body_end = end_of_loop(loop_at);
-  const bool walks = loops.size() == 2;
-  const std::size_t after_end = walks ? loops[1] : lines.size();
-  const std::size_t walk_end = walks ? end_of_loop(loops[1]) : lines.size();
-  const std::vector<Stmt> prologue = statements(lines, def_at + 1, loop_at);
-  const std::vector<Stmt> body = statements(lines, loop_at + 1, body_end);
-  const std::vector<Stmt> after = statements(lines, body_end, after_end);
-  const std::vector<Stmt> walk =
-      walks ? statements(lines, loops[1] + 1, walk_end) : std::vector<Stmt>{};
-  if (walks && !statements(lines, walk_end, lines.size()).empty()) return std::nullopt;
-  if (source.find("tl.atomic_") != std::string::npos ||
-      source.find("tl.program_id(1)") != std::string::npos ||
-      source.find("tl.num_programs") != std::string::npos) {
-    return std::nullopt;
-  }
-
-  // The row mask: compared with the chunk's end instead (a mask Inductor dropped stays dropped:
-  // chunks are whole multiples of R0_BLOCK, which then divides r0_numel).
-  std::optional<std::size_t> mask_line;  // the mask's line; none where Inductor dropped it
-  bool mask_known = false;
-  std::set<std::string> in_loop;  // names the loop assigns
-  for (const auto& s : body) {
-    if (s.text == "r0_mask = r0_index < r0_numel") mask_line = s.first;
-    mask_known = mask_known || mask_line || s.text.rfind("r0_mask = tl.full(", 0) == 0;
-    in_loop.insert(s.targets.begin(), s.targets.end());
-  }
-  if (!mask_known) return std::nullopt;
-
-  // Accumulators: assigned before the loop in the [XBLOCK, R0_BLOCK] form and again inside it.
-  std::set<std::string> accumulators;
-  std::string type;
-  for (const auto& s : prologue) {
-    if (s.targets.size() != 1 || in_loop.count(s.targets[0]) == 0) continue;
-    const std::string t = accumulator_type(s.rhs);
-    if (t.empty() || (!type.empty() && t != type)) return std::nullopt;
-    type = t;
-    accumulators.insert(s.targets[0]);
-  }
-  if (accumulators.empty()) return std::nullopt;
-
-  // After the loop: lane statements (elementwise on accumulators), reductions over the lanes, and
-  // the epilogue, which may use only the reductions' results and the prologue's names.
-  std::set<std::string> lanes = accumulators;
-  std::set<std::string> loop_only = in_loop;  // names only the loop defines
-  for (const auto& s : prologue) {
-    for (const auto& t : s.targets) {
-      loop_only.erase(t);
-    }
-  }
-  std::vector<std::optional<Reduce>> kinds;  // per statement after the loop: its reduction
-  std::vector<bool> lane_level;
-  std::set<std::string> epilogue;  // names the epilogue assigns
-  int reductions = 0;
-  for (const auto& s : after) {
-    std::optional<Reduce> r;
-    bool lane = false;
-    if (uses_any(s, lanes)) {
-      r = reduce_of(s);
-      if (r) {
-        ++reductions;
-      } else if (!s.targets.empty() && s.text.find("tl.store(") == std::string::npos &&
-                 s.rhs.find("tl.load(") == std::string::npos) {
-        lane = true;
-        lanes.insert(s.targets.begin(), s.targets.end());
-      } else {
-        return std::nullopt;  // a store of lanes, or a reduction this does not know
-      }
-    } else if (uses_any(s, loop_only) || s.text.find("r0_") != std::string::npos ||
-               s.text.find("R0_BLOCK") != std::string::npos) {
-      return std::nullopt;
-    } else {
-      epilogue.insert(s.targets.begin(), s.targets.end());
-    }
-    // The partial kernel runs the lane statements and reductions without the epilogue.
-    if ((r || lane) && uses_any(s, epilogue)) return std::nullopt;
-    kinds.push_back(std::move(r));
-    lane_level.push_back(lane);
-  }
-  if (reductions == 0) return std::nullopt;
-
+  const auto r = parse_looped_reduction(source);
+  if (!r) return std::nullopt;
   const std::string pad(4, ' ');
-  const std::string runtime = fmt::format("{}", fmt::join(params, ", "));
-  std::vector<std::string> parts;  // one partial buffer per reduced value
-  for (const auto& r : kinds) {
-    if (!r) continue;
-    for (std::size_t k = 0; k < r->outputs.size(); ++k) {
-      parts.push_back(fmt::format("part_ptr{}", parts.size()));
-    }
-  }
-  const std::string part_params = fmt::format("{}", fmt::join(parts, ", "));
+  const auto& lines = r->lines;
+  const std::string part_params = fmt::format("{}", fmt::join(r->parts, ", "));
   SplitReduction out;
-  out.kernel = kernel;
-  out.reductions = reductions;
-  out.partials = static_cast<int>(parts.size());
-  out.dtype = "torch." + type;
-  std::string header;
-  for (std::size_t i = 0; i + 1 < def_at; ++i) {
-    header += lines[i] + "\n";
-  }
-  if (walks) {
-    std::string text = walks_kernel(
-        lines, WalkLines{def_at, loop_at, body_end, after_end, walk_end}, kernel, runtime,
-        mask_line, prologue, after, walk, kinds, lane_level, lanes, loop_only);
+  out.kernel = r->kernel;
+  out.reductions = r->reductions;
+  out.partials = static_cast<int>(r->parts.size());
+  out.dtype = "torch." + r->type;
+  if (r->walks) {
+    std::string text = walks_kernel(*r);
     if (text.empty()) return std::nullopt;
     out.walks = true;
-    out.source = header +
+    out.source = r->header +
                  "from kernelopt.recipes.row_two_pass import _row_barrier as "
                  "kernelopt_row_barrier\n\n\n" +
                  text;
@@ -478,72 +220,35 @@ std::optional<SplitReduction> split_reduction_source(const std::string& source) 
   std::string partial = fmt::format(
       "@triton.jit\ndef {}_split_partial({}, {}, r0_chunk, XBLOCK : tl.constexpr, R0_BLOCK : "
       "tl.constexpr):\n",
-      kernel, runtime, part_params);
-  for (std::size_t i = def_at + 1; i < loop_at; ++i) {
+      r->kernel, r->runtime, part_params);
+  for (std::size_t i = r->def_at + 1; i < r->loop_at; ++i) {
     partial += lines[i] + "\n";
   }
   partial += pad + "r0_split = tl.program_id(1)\n";
   partial += pad + "r0_start = r0_split * r0_chunk\n";
   partial += pad + "r0_end = tl.minimum(r0_start + r0_chunk, r0_numel)\n";
   partial += pad + "for r0_offset in tl.range(r0_start, r0_end, R0_BLOCK):\n";
-  for (std::size_t i = loop_at + 1; i < body_end; ++i) {
-    partial += mask_line && i == *mask_line
+  for (std::size_t i = r->loop_at + 1; i < r->body_end; ++i) {
+    partial += r->mask_line && i == *r->mask_line
                    ? std::string(py::indentation(lines[i]), ' ') + "r0_mask = r0_index < r0_end\n"
                    : lines[i] + "\n";
   }
   int part = 0;
-  for (std::size_t k = 0; k < after.size(); ++k) {
-    if (!kinds[k] && !lane_level[k]) continue;
-    for (std::size_t i = after[k].first; i <= after[k].last; ++i) {
+  for (std::size_t k = 0; k < r->after.size(); ++k) {
+    const auto& kind = r->kinds[k];
+    if (!kind && !r->lane_level[k]) continue;
+    for (std::size_t i = r->after[k].first; i <= r->after[k].last; ++i) {
       partial += lines[i] + "\n";
     }
-    if (!kinds[k]) continue;
-    for (const auto& value : kinds[k]->outputs) {
+    if (!kind) continue;
+    for (const auto& value : kind->outputs) {
       partial += fmt::format("{}tl.store(part_ptr{} + (r0_split * xnumel + xindex), {}{}, xmask)\n",
-                             pad, part++, value, kinds[k]->keeps_dim ? "" : "[:, None]");
+                             pad, part++, value, kind->keeps_dim ? "" : "[:, None]");
     }
   }
-
-  // The combine kernel: the prologue's row names, the partials, the epilogue.
-  std::string combine = fmt::format(
-      "@triton.jit\ndef {}_split_combine({}, {}, n_split, XBLOCK : tl.constexpr, SPLIT_BLOCK : "
-      "tl.constexpr):\n",
-      kernel, runtime, part_params);
-  std::set<std::string> dropped = {"R0_BLOCK", "RBLOCK", "r0_base", "rbase"};
-  dropped.insert(accumulators.begin(), accumulators.end());
-  for (const auto& s : prologue) {
-    if (uses_any(s, dropped) ||
-        std::any_of(s.targets.begin(), s.targets.end(),
-                    [&](const std::string& t) { return dropped.count(t) != 0; })) {
-      dropped.insert(s.targets.begin(), s.targets.end());
-      continue;
-    }
-    for (std::size_t i = s.first; i <= s.last; ++i) {
-      combine += lines[i] + "\n";
-    }
-  }
-  combine += pad + "split_index = tl.arange(0, SPLIT_BLOCK)[None, :]\n";
-  combine += pad + "split_mask = (split_index < n_split) & xmask\n";
-  for (std::size_t k = 0; k < parts.size(); ++k) {
-    combine += fmt::format(
-        "{0}part{1} = tl.load(part_ptr{1} + (split_index * xnumel + xindex), split_mask, "
-        "other=0.0)\n",
-        pad, k);
-  }
-  part = 0;
-  for (std::size_t k = 0; k < after.size(); ++k) {
-    if (lane_level[k]) continue;
-    if (!kinds[k]) {
-      if (uses_any(after[k], dropped)) return std::nullopt;
-      for (std::size_t i = after[k].first; i <= after[k].last; ++i) {
-        combine += lines[i] + "\n";
-      }
-      continue;
-    }
-    combine += pad + combine_statement(*kinds[k], part) + "\n";
-  }
-
-  out.source = header + partial + "\n\n" + combine;
+  const std::string combine = combine_kernel(*r);
+  if (combine.empty()) return std::nullopt;
+  out.source = r->header + partial + "\n\n" + combine;
   return out;
 }
 
@@ -565,6 +270,9 @@ std::string split_launch_text(const nlohmann::json& p,
                               std::string& body) {
   // Inductor's arguments bound as config binds them, then the partial buffers, the partial launch
   // and the combine.
+  if (p.at("split_reduction").contains("retile")) {
+    return retile_launch_text(p, settings, prefix, tensors, body);
+  }
   const std::string kernel = p.at("kernel").get<std::string>();
   const auto& numels = p.at("numels");
   const std::int64_t rows = numels.at("xnumel").get<std::int64_t>();
@@ -604,14 +312,7 @@ std::string split_launch_text(const nlohmann::json& p,
         fmt::arg("device", device));
   }
   std::vector<std::string> parts;
-  for (int k = 0; k < count; ++k) {
-    const std::string var = fmt::format("_{}part{}", prefix, k);
-    body += fmt::format("    {} = torch.empty(({}, {}), dtype={}, device={}.device)\n", var, split,
-                        rows, dtype, device);
-    parts.push_back(var);
-  }
-  const std::int64_t combine_rows =
-      std::clamp<std::int64_t>(2048 / split_block, 1, next_power_of_two(rows));
+  const std::string combine = split_combine_launch(p, call_args, prefix, split, parts, body);
   return fmt::format(
              "    {k}_split_partial[(triton.cdiv({rows}, {xb}), {split}, 1)]({args}, {parts}, "
              "{chunk}, XBLOCK={xb}, R0_BLOCK={block}, num_warps={warps}, num_stages={stages})\n",
@@ -620,13 +321,38 @@ std::string split_launch_text(const nlohmann::json& p,
              fmt::arg("parts", fmt::join(parts, ", ")), fmt::arg("chunk", chunk),
              fmt::arg("block", block), fmt::arg("warps", settings.value(prefix + "num_warps", 4)),
              fmt::arg("stages", settings.value(prefix + "num_stages", 1))) +
-         fmt::format(
-             "    {k}_split_combine[(triton.cdiv({rows}, {cx}), 1, 1)]({args}, {parts}, {split}, "
-             "XBLOCK={cx}, SPLIT_BLOCK={sb}, num_warps=4, num_stages=1)\n",
-             fmt::arg("k", kernel), fmt::arg("rows", rows), fmt::arg("cx", combine_rows),
-             fmt::arg("args", fmt::join(call_args, ", ")),
-             fmt::arg("parts", fmt::join(parts, ", ")), fmt::arg("split", split),
-             fmt::arg("sb", split_block));
+         combine;
+}
+
+std::string split_combine_launch(const nlohmann::json& p,
+                                 const std::vector<std::string>& call_args,
+                                 const std::string& prefix,
+                                 std::int64_t split,
+                                 std::vector<std::string>& parts,
+                                 std::string& body) {
+  const std::string kernel = p.at("kernel").get<std::string>();
+  const std::int64_t rows = p.at("numels").at("xnumel").get<std::int64_t>();
+  const int count = p.at("split_reduction").at("partials").get<int>();
+  const std::string dtype = p.at("split_reduction").at("dtype").get<std::string>();
+  // The partials live on the device of the launch's first tensor.
+  const auto tensor = std::find_if(call_args.begin(), call_args.end(),
+                                   [](const std::string& a) { return a.rfind("_t", 0) == 0; });
+  if (tensor == call_args.end()) return "";
+  for (int k = 0; k < count; ++k) {
+    const std::string var = fmt::format("_{}part{}", prefix, k);
+    body += fmt::format("    {} = torch.empty(({}, {}), dtype={}, device={}.device)\n", var, split,
+                        rows, dtype, *tensor);
+    parts.push_back(var);
+  }
+  const std::int64_t split_block = std::max<std::int64_t>(2, next_power_of_two(split));
+  const std::int64_t combine_rows =
+      std::clamp<std::int64_t>(2048 / split_block, 1, next_power_of_two(rows));
+  return fmt::format(
+      "    {k}_split_combine[(triton.cdiv({rows}, {cx}), 1, 1)]({args}, {parts}, {split}, "
+      "XBLOCK={cx}, SPLIT_BLOCK={sb}, num_warps=4, num_stages=1)\n",
+      fmt::arg("k", kernel), fmt::arg("rows", rows), fmt::arg("cx", combine_rows),
+      fmt::arg("args", fmt::join(call_args, ", ")), fmt::arg("parts", fmt::join(parts, ", ")),
+      fmt::arg("split", split), fmt::arg("sb", split_block));
 }
 
 namespace {

@@ -1,0 +1,440 @@
+// The rewrite proposer's retile: a looped reduction over a channels-last tensor read in memory
+// order. After a 2-D convolution Inductor keeps the output channels-last ([N, S, C] in memory), and
+// a group norm's statistics kernel has rows x = n * G + g of S * CG elements, r = s * CG + j for
+// channel c = g * CG + j. Its tile [XBLOCK rows, R0_BLOCK] then reads CG * 4 contiguous bytes of
+// every C * 4, with few rows (N * G, a thousand or two) to spread over the GPU. Measured on the
+// H200 (scripts/gpu/channels_last_stats.py): 1.6-2.3x its floor, and a kernel that reads tiles
+// [spatial, C] of one sample, contiguous, reaches 1.0-1.7x of it; more programs alone (split) do
+// not.
+//
+// KERNEL_retile_partial: program (n, k) takes spatial rows [k * CHUNK, (k + 1) * CHUNK) of sample
+// n in steps of SB rows, a tile [SB, CB] (CB = C rounded up to a power of two, the channels past C
+// clamped to C - 1 and masked out). On that tile it defines xindex = n * G + c // CG and r0_index =
+// s * CG + c % CG, so Inductor's prologue and loop body run unchanged: every name they compute
+// from xindex and r0_index (x0, x1, r0_2, r0_3, the addresses, the masks' uses) holds what it
+// holds in Inductor's kernel for that element. (n, s, c) <-> (x, r) is one to one, so the tile
+// reduces each row's elements exactly once. After the loop the lane statements run as Inductor
+// wrote them, each reduction over the lanes runs over the spatial rows (axis 0), and each channel's
+// result is stored as partial k * CG + c % CG of row xindex, the layout of the split's combine.
+// KERNEL_split_combine (detail::combine_kernel) then finishes each row over its CHUNKS * CG
+// partials and runs Inductor's epilogue.
+//
+// It applies where split_reduction_source would (one loop, float accumulators, reductions over
+// the lanes, an epilogue that uses only their results), the prologue defines `xA = (xindex % G)`,
+// the loop `rB = (r0_index % CG)` and `rD = r0_index // CG` (or `rD = r0_index`: CG = 1), a load
+// of the loop reads `CG*xA`, `rB` and `C*rD` (the channels-last address), the numels are literal
+// multiples of G and CG, and the loop's accumulators change only through values masked by
+// r0_mask (so the spatial rows past a chunk's end add nothing).
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "kernelopt/inductor/detail/pytext.hpp"
+#include "kernelopt/search/detail/looped_reduction.hpp"
+#include "kernelopt/search/recipe_match.hpp"
+
+namespace kernelopt::search {
+
+namespace py = inductor::detail;
+using detail::LoopedReduction;
+using detail::Stmt;
+
+namespace {
+
+// The literal of `NAME = 123`, or 0.
+std::int64_t literal_of(const std::vector<Stmt>& stmts, const std::string& name) {
+  for (const auto& s : stmts) {
+    if (s.targets == std::vector<std::string>{name} && !s.rhs.empty() &&
+        std::all_of(s.rhs.begin(), s.rhs.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
+      return std::stoll(s.rhs);
+    }
+  }
+  return 0;
+}
+
+// The right side without one pair of enclosing parentheses.
+std::string unparenthesized(std::string rhs) {
+  if (rhs.size() > 2 && rhs.front() == '(' && rhs.back() == ')')
+    rhs = rhs.substr(1, rhs.size() - 2);
+  return rhs;
+}
+
+// `T = (BASE OP K)` among stmts: T and K; {"", 0} where there is none.
+std::pair<std::string, std::int64_t> period_of(const std::vector<Stmt>& stmts,
+                                               const std::string& base,
+                                               const std::string& op) {
+  const std::string prefix = base + " " + op + " ";
+  for (const auto& s : stmts) {
+    const std::string rhs = unparenthesized(s.rhs);
+    if (s.targets.size() != 1 || rhs.rfind(prefix, 0) != 0) continue;
+    const std::string k = rhs.substr(prefix.size());
+    if (!k.empty() &&
+        std::all_of(k.begin(), k.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
+      return {s.targets[0], std::stoll(k)};
+    }
+  }
+  return {"", 0};
+}
+
+// What the tile needs of the kernel: its sizes and the names of its channel and spatial indices.
+struct Layout {
+  std::int64_t rows = 0, row = 0;  // xnumel, r0_numel
+  std::int64_t groups = 0, group_channels = 1;
+};
+
+std::optional<Layout> layout_of(const LoopedReduction& r) {
+  Layout l;
+  l.rows = literal_of(r.prologue, "xnumel");
+  l.row = literal_of(r.prologue, "r0_numel");
+  const auto [group, groups] = period_of(r.prologue, "xindex", "%");
+  auto [within, channels] = period_of(r.body, "r0_index", "%");
+  auto [spatial, cg] = period_of(r.body, "r0_index", "//");
+  if (within.empty()) {  // one channel a group: the row index is the spatial index
+    channels = 1;
+    cg = 1;
+    for (const auto& s : r.body) {
+      if (s.rhs == "r0_index" && s.targets.size() == 1 && s.targets[0].rfind("r0_", 0) == 0 &&
+          s.targets[0] != "r0_offset") {
+        spatial = s.targets[0];
+      }
+    }
+  }
+  if (group.empty() || spatial.empty() || groups < 2 || channels != cg || l.rows <= 0 ||
+      l.row <= 0 || l.rows % groups != 0 || l.row % channels != 0) {
+    return std::nullopt;
+  }
+  l.groups = groups;
+  l.group_channels = channels;
+  const std::int64_t c = groups * channels;
+  if (c < 8 || c > 1024 || l.row / channels < 64) return std::nullopt;
+  // The channels-last address: the channel's offset within its group and the spatial stride C.
+  const std::string stride = fmt::format("{}*{}", c, spatial);
+  const std::string offset = channels == 1 ? group : fmt::format("{}*{}", channels, group);
+  const bool read = std::any_of(r.body.begin(), r.body.end(), [&](const Stmt& s) {
+    return s.rhs.find("tl.load(") != std::string::npos && s.rhs.find(stride) != std::string::npos &&
+           s.rhs.find(offset) != std::string::npos && (channels == 1 || s.uses.count(within) != 0);
+  });
+  if (!read) return std::nullopt;
+  return l;
+}
+
+// A statement's lines with the tile's shape for Inductor's; "" where XBLOCK, R0_BLOCK or the row
+// offset's names remain.
+std::string on_tile(const LoopedReduction& r, const Stmt& s, std::size_t indent) {
+  std::string text;
+  for (std::size_t i = s.first; i <= s.last; ++i) {
+    std::string line = r.lines[i];
+    for (const std::string shape : {"[XBLOCK, R0_BLOCK]", "[XBLOCK, RBLOCK]"}) {
+      for (auto at = line.find(shape); at != std::string::npos; at = line.find(shape, at)) {
+        line.replace(at, shape.size(), "[SB, CB]");
+      }
+    }
+    text += std::string(indent, ' ') + line + "\n";
+  }
+  for (const char* name : {"XBLOCK", "R0_BLOCK", "RBLOCK", "r0_base", "rbase", "xoffset"}) {
+    if (text.find(name) != std::string::npos) return "";
+  }
+  return text;
+}
+
+// Every accumulator of the loop changes only through values masked by r0_mask: each statement
+// that assigns one is a `tl.where(...r0_mask..., ...)` or uses a (non-accumulator) value assigned
+// by one (shifted sums' `_dx`). A masked load alone does not count: its `other` need not be the
+// reduction's identity.
+bool masked_accumulators(const LoopedReduction& r) {
+  std::set<std::string> masked;
+  for (const auto& s : r.body) {
+    const bool where =
+        s.rhs.rfind("tl.where(", 0) == 0 && s.rhs.find("r0_mask") != std::string::npos;
+    for (const auto& t : s.targets) {
+      if (r.accumulators.count(t) == 0) {
+        if (where) masked.insert(t);
+      } else if (!where && !detail::uses_any(s, masked)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// The loop's row offset is used only to say the first step (`roffset == 0`, the Welford
+// reduction's first flag), which tile_offset - tile_s0 keeps.
+bool offset_only_first(const Stmt& s) {
+  if (s.text == "roffset = r0_offset" || s.text == "r0_index = r0_offset + r0_base") return true;
+  if (s.uses.count("r0_offset") != 0) return false;
+  std::size_t uses = 0;
+  std::size_t firsts = 0;
+  for (auto at = s.text.find("roffset"); at != std::string::npos;
+       at = s.text.find("roffset", at + 1)) {
+    ++uses;
+    firsts += s.text.compare(at, 12, "roffset == 0") == 0 ? 1 : 0;
+  }
+  return uses == firsts;
+}
+
+// The reduction over the tile's spatial rows that stands for Inductor's over the lanes.
+std::string spatial_reduction(const detail::Reduce& red) {
+  if (red.op == "welford") {
+    return fmt::format("{} = triton_helpers.welford({}, 0)", fmt::join(red.outputs, ", "),
+                       fmt::join(red.args, ", "));
+  }
+  const char* callee = red.op == "sum"   ? "tl.sum"
+                       : red.op == "max" ? "triton_helpers.max2"
+                                         : "triton_helpers.min2";
+  return fmt::format("{} = {}({}, 0)", red.outputs[0], callee, red.args[0]);
+}
+
+std::string partial_kernel(const LoopedReduction& r, const Layout& l) {
+  const std::int64_t c = l.groups * l.group_channels;
+  const std::int64_t spatial = l.row / l.group_channels;
+  std::string k = fmt::format(
+      "@triton.jit\ndef {}_retile_partial({}, {}, s_chunk, n_chunks, SB : tl.constexpr, CB : "
+      "tl.constexpr):\n",
+      r.kernel, r.runtime, fmt::join(r.parts, ", "));
+  const std::string header = fmt::format(
+      "    tile_n = tl.program_id(0) // n_chunks\n"
+      "    tile_k = tl.program_id(0) % n_chunks\n"
+      "    tile_s0 = tile_k * s_chunk\n"
+      "    tile_s1 = tl.minimum(tile_s0 + s_chunk, {S})\n"
+      "    tile_c = tl.minimum(tl.arange(0, CB), {C} - 1)[None, :]\n"
+      "    xindex = tile_n * {G} + tile_c // {CG}\n"
+      "    xmask = (tl.arange(0, CB) < {C})[None, :]\n",
+      fmt::arg("S", spatial), fmt::arg("C", c), fmt::arg("G", l.groups),
+      fmt::arg("CG", l.group_channels));
+  static const std::set<std::string> replaced = {"xindex", "xmask", "r0_base", "rbase", "RBLOCK"};
+  bool offset_seen = false;
+  for (const auto& s : r.prologue) {
+    if (s.text == "xoffset = tl.program_id(0) * XBLOCK") {
+      k += header;
+      offset_seen = true;
+      continue;
+    }
+    if (s.targets.size() == 1 && replaced.count(s.targets[0]) != 0) continue;
+    const std::string text = on_tile(r, s, 0);
+    if (text.empty()) return "";
+    k += text;
+  }
+  if (!offset_seen) return "";
+  k += fmt::format(
+      "    for tile_offset in tl.range(tile_s0, tile_s1, SB):\n"
+      "        tile_s = tile_offset + tl.arange(0, SB)[:, None]\n"
+      "        r0_offset = tile_offset - tile_s0\n"
+      "        r0_index = tl.minimum(tile_s, {S} - 1) * {CG} + tile_c % {CG}\n"
+      "        r0_mask = tile_s < tile_s1\n",
+      fmt::arg("S", spatial), fmt::arg("CG", l.group_channels));
+  bool index_seen = false;
+  for (const auto& s : r.body) {
+    if (s.text == "r0_index = r0_offset + r0_base") {
+      index_seen = true;
+      continue;
+    }
+    if (std::find(s.targets.begin(), s.targets.end(), "r0_mask") != s.targets.end()) continue;
+    const std::string text = on_tile(r, s, 0);
+    if (text.empty() || !offset_only_first(s)) return "";
+    k += text;
+  }
+  if (!index_seen) return "";
+  k += "    tile_c1 = tl.minimum(tl.arange(0, CB), " + std::to_string(c - 1) + ")\n";
+  k += fmt::format(
+      "    tile_at = (tile_k * {CG} + tile_c1 % {CG}) * xnumel + tile_n * {G} + tile_c1 // {CG}\n",
+      fmt::arg("CG", l.group_channels), fmt::arg("G", l.groups));
+  k += fmt::format("    tile_keep = tl.arange(0, CB) < {}\n", c);
+  int part = 0;
+  for (std::size_t n = 0; n < r.after.size(); ++n) {
+    if (r.lane_level[n]) {
+      const std::string text = on_tile(r, r.after[n], 0);
+      if (text.empty()) return "";
+      k += text;
+    }
+    if (!r.kinds[n]) continue;
+    k += "    " + spatial_reduction(*r.kinds[n]) + "\n";
+    for (const auto& value : r.kinds[n]->outputs) {
+      k += fmt::format("    tl.store(part_ptr{} + tile_at, {}, tile_keep)\n", part++, value);
+    }
+  }
+  return k;
+}
+
+}  // namespace
+
+std::optional<RetileReduction> retile_reduction_source(const std::string& source) {
+  const auto r = detail::parse_looped_reduction(source);
+  if (!r || r->walks || !masked_accumulators(*r)) return std::nullopt;
+  const auto l = layout_of(*r);
+  if (!l) return std::nullopt;
+  const std::string partial = partial_kernel(*r, *l);
+  const std::string combine = detail::combine_kernel(*r);
+  if (partial.empty() || combine.empty()) return std::nullopt;
+  RetileReduction out;
+  out.split.source = r->header + partial + "\n\n" + combine;
+  out.split.kernel = r->kernel;
+  out.split.reductions = r->reductions;
+  out.split.partials = static_cast<int>(r->parts.size());
+  out.split.dtype = "torch." + r->type;
+  out.groups = l->groups;
+  out.channels = l->groups * l->group_channels;
+  out.samples = l->rows / l->groups;
+  out.spatial = l->row / l->group_channels;
+  return out;
+}
+
+namespace {
+
+// The retile's geometry of a launch: its chunks of CHUNK spatial rows and the combine's partials
+// a row.
+struct Chunks {
+  std::int64_t chunk, count, split;
+};
+
+Chunks chunks_of(const nlohmann::json& t,
+                 const nlohmann::json& settings,
+                 const std::string& prefix) {
+  const std::int64_t spatial = t.at("spatial").get<std::int64_t>();
+  const std::int64_t chunk = std::max<std::int64_t>(1, settings.value(prefix + "CHUNK", 512));
+  const std::int64_t count = (spatial + chunk - 1) / chunk;
+  return {chunk, count,
+          count * (t.at("channels").get<std::int64_t>() / t.at("groups").get<std::int64_t>())};
+}
+
+}  // namespace
+
+bool retile_fits(const nlohmann::json& p, const nlohmann::json& settings) {
+  if (!p.contains("split_reduction") || !p.at("split_reduction").contains("retile")) return true;
+  const auto& t = p.at("split_reduction").at("retile");
+  const std::int64_t sb = settings.value("SB", 1);
+  const std::int64_t cb = t.at("channel_block").get<std::int64_t>();
+  const Chunks c = chunks_of(t, settings, "");
+  return sb >= 1 && sb * cb <= kRetileMostTile && c.chunk >= sb && c.split <= kRetileMostPartials;
+}
+
+std::string retile_launch_text(const nlohmann::json& p,
+                               const nlohmann::json& settings,
+                               const std::string& prefix,
+                               std::map<std::string, std::string>& tensors,
+                               std::string& body) {
+  const auto& t = p.at("split_reduction").at("retile");
+  const Chunks c = chunks_of(t, settings, prefix);
+  const std::vector<std::string> call_args = bind_args(p, tensors, body);
+  std::vector<std::string> parts;
+  const std::string combine = split_combine_launch(p, call_args, prefix, c.split, parts, body);
+  if (combine.empty()) return "";
+  return fmt::format(
+             "    {k}_retile_partial[({programs}, 1, 1)]({args}, {parts}, {chunk}, {count}, "
+             "SB={sb}, CB={cb}, num_warps={warps}, num_stages={stages})\n",
+             fmt::arg("k", p.at("kernel").get<std::string>()),
+             fmt::arg("programs", t.at("samples").get<std::int64_t>() * c.count),
+             fmt::arg("args", fmt::join(call_args, ", ")),
+             fmt::arg("parts", fmt::join(parts, ", ")), fmt::arg("chunk", c.chunk),
+             fmt::arg("count", c.count), fmt::arg("sb", settings.value(prefix + "SB", 16)),
+             fmt::arg("cb", t.at("channel_block").get<std::int64_t>()),
+             fmt::arg("warps", settings.value(prefix + "num_warps", 4)),
+             fmt::arg("stages", settings.value(prefix + "num_stages", 1))) +
+         combine;
+}
+
+namespace {
+
+// Starting settings: tiles of 512 to 4096 elements over 256 to 1024 spatial rows a program (the
+// micro-benchmark's best on L2/85, 19, 21 and 17's shapes were among them), each CHUNK raised
+// until the combine's partials a row fit.
+std::vector<nlohmann::json> retile_settings(const nlohmann::json& launch) {
+  const auto& t = launch.at("split_reduction").at("retile");
+  const std::int64_t cb = t.at("channel_block").get<std::int64_t>();
+  std::vector<nlohmann::json> out;
+  for (const auto& [elements, chunk, warps] :
+       std::vector<std::tuple<std::int64_t, std::int64_t, int>>{
+           {1024, 256, 4}, {2048, 512, 4}, {4096, 512, 4}, {4096, 1024, 8}, {512, 256, 4}}) {
+    nlohmann::json s = {{"SB", std::max<std::int64_t>(1, elements / cb)},
+                        {"CHUNK", chunk},
+                        {"num_warps", warps},
+                        {"num_stages", 1}};
+    s["CHUNK"] = std::max(s["CHUNK"].get<std::int64_t>(), s["SB"].get<std::int64_t>());
+    while (!retile_fits(launch, s) && s["CHUNK"].get<std::int64_t>() < (std::int64_t{1} << 24)) {
+      s["CHUNK"] = s["CHUNK"].get<std::int64_t>() * 2;
+    }
+    if (retile_fits(launch, s) && std::find(out.begin(), out.end(), s) == out.end()) {
+      out.push_back(std::move(s));
+    }
+  }
+  return out;
+}
+
+std::optional<RecipeMatch> retile_on(const std::optional<RecipeMatch>& base,
+                                     const std::string& on) {
+  if (!base || base->params.value("kind", "") == "template") return std::nullopt;
+  nlohmann::json launches = base->params.contains("launches")
+                                ? base->params.at("launches")
+                                : nlohmann::json::array({base->params});
+  std::vector<std::string> what;
+  for (auto& launch : launches) {
+    if (launch.value("kind", "") != "reduction" || !launch.contains("numels") ||
+        launch.contains("fixed") || launch.contains("split_reduction")) {
+      continue;
+    }
+    std::string source = launch.at("source").get<std::string>();
+    if (auto s = shifted_sums_source(source)) source = s->source;
+    const bool sums = source.find("_dx = tl.where(") != std::string::npos;
+    const auto tile = retile_reduction_source(source);
+    if (!tile) continue;
+    launch["source"] = tile->split.source;
+    launch["split_reduction"] = {{"partials", tile->split.partials},
+                                 {"dtype", tile->split.dtype},
+                                 {"reductions", tile->split.reductions},
+                                 {"shifted_sums", sums},
+                                 {"retile",
+                                  {{"groups", tile->groups},
+                                   {"channels", tile->channels},
+                                   {"samples", tile->samples},
+                                   {"spatial", tile->spatial},
+                                   {"channel_block", next_power_of_two(tile->channels)}}}};
+    launch["settings"] = retile_settings(launch);
+    if (launch["settings"].empty()) return std::nullopt;
+    what.push_back(fmt::format("{} ({} samples x {} groups, {} spatial x {} channels{})",
+                               launch.at("kernel").get<std::string>(), tile->samples, tile->groups,
+                               tile->spatial, tile->channels,
+                               sums ? ", its Welford loop as shifted sums" : ""));
+  }
+  if (what.empty()) return std::nullopt;
+  const std::string why = fmt::format(
+      "Inductor's looped reduction over a channels-last tensor {} retiled: each program reduces "
+      "one sample's chunk of spatial rows in tiles [spatial, channels] read in memory order, and a "
+      "second kernel combines the chunks and channels of each row{}",
+      fmt::join(what, "; "),
+      on.empty() ? "" : fmt::format(" (on top of the {} rewrite: {})", on, base->why));
+  nlohmann::json params =
+      base->params.contains("launches") ? base->params : nlohmann::json::object();
+  params["kind"] = "segment";
+  params["launches"] = launches;
+  params["retile_on"] = on.empty() ? "config" : on;
+  return RecipeMatch{"retile", params, why};
+}
+
+}  // namespace
+
+std::optional<RecipeMatch> retile_of(const std::optional<RecipeMatch>& fuse,
+                                     const std::optional<RecipeMatch>& rewrite,
+                                     const std::optional<RecipeMatch>& config) {
+  for (const auto& [base, on] :
+       {std::pair{&fuse, "fuse"}, std::pair{&rewrite, "rewrite"}, std::pair{&config, ""}}) {
+    try {
+      if (auto tile = retile_on(*base, on)) return tile;
+    } catch (const nlohmann::json::exception&) {
+      continue;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<RecipeMatch> match_retile(const inductor::OutputCode& code,
+                                        const analysis::DispatchMap& map,
+                                        const analysis::Segment& segment) {
+  return retile_of(match_fuse(code, map, segment), match_rewrite(code, map, segment),
+                   match_config(code, map, segment));
+}
+
+}  // namespace kernelopt::search
