@@ -1870,91 +1870,122 @@ def triton_red_fused_cl_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, out_ptr2, out_pt
 // interpreter: on ordinary rows, and on rows with a NaN, with a +inf, and of all -inf (the same
 // values and the same NaNs).
 TEST(Retile, ChannelsLastReductionsComputeWhatInductorsKernelDoesUnderTheInterpreter) {
-  const auto tile = search::retile_reduction_source(kChannelsLastThree);
-  ASSERT_TRUE(tile.has_value());
-  EXPECT_EQ(tile->groups, 3);
-  EXPECT_EQ(tile->channels, 12);
-  EXPECT_EQ(tile->samples, 2);
-  EXPECT_EQ(tile->spatial, 250);
-  EXPECT_EQ(tile->split.partials, 5);
-  const std::string& text = tile->split.source;
-  EXPECT_NE(text.find("xindex = tile_n * 3 + tile_c // 4"), std::string::npos) << text;
-  EXPECT_NE(text.find("r0_index = tl.minimum(tile_s, 250 - 1) * 4 + tile_c % 4"),
-            std::string::npos);
-  EXPECT_NE(text.find("tmp2 = tl.sum(_tmp2, 0)"), std::string::npos) << text;
-  EXPECT_NE(
-      text.find("tmp7, tmp8, tmp9 = triton_helpers.welford(tmp6_mean, tmp6_m2, tmp6_weight, 0)"),
-      std::string::npos);
-  EXPECT_EQ(count(text, "tl.load(in_ptr1 + (x4)"), 1U);  // the epilogue: the combine's alone
-  EXPECT_GT(text.find("tl.load(in_ptr1 + (x4)"), text.find("_split_combine("));
-  const auto sums = search::shifted_sums_source(kChannelsLastThree);
-  ASSERT_TRUE(sums.has_value());
-  const auto tile_sums = search::retile_reduction_source(sums->source);
-  ASSERT_TRUE(tile_sums.has_value());
-
+  // Groups of 4 channels (a power of two: the partial kernel combines a group's channels, one
+  // partial a chunk) and of 3 (one partial a chunk and channel): [2, 250, 12] and [2, 250, 9].
+  std::string three = kChannelsLastThree;
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"r0_numel = 1000", "r0_numel = 750"},
+           {"% 4)", "% 3)"},
+           {"r0_index // 4", "r0_index // 3"},
+           {"4*x0 + 12*r0_3 + 3000*x1", "3*x0 + 9*r0_3 + 2250*x1"},
+           {"1000.0", "750.0"}}) {
+    ASSERT_NE(three.find(from), std::string::npos) << from;
+    replace_all(three, from, to);
+  }
   const fs::path dir = fs::temp_directory_path() / ("kernelopt_retile_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
-  nlohmann::json base = three_reductions_launch(kChannelsLastThree);
-  base["kernel"] = "triton_red_fused_cl_0";
-  std::ofstream(dir / "inductor.py")
-      << search::candidate_source(search::RecipeMatch{"config", base, ""}, 0,
-                                  {{"XBLOCK", 2}, {"R0_BLOCK", 256}, {"num_warps", 2}});
-  const std::vector<nlohmann::json> settings = {
-      {{"k0_SB", 16}, {"k0_CHUNK", 100}, {"k0_num_warps", 2}},
-      {{"k0_SB", 1}, {"k0_CHUNK", 16}, {"k0_num_warps", 1}},
-      {{"k0_SB", 8}, {"k0_CHUNK", 256}, {"k0_num_warps", 4}},
-      {{"k0_SB", 4}, {"k0_CHUNK", 37}, {"k0_num_warps", 2}}};
   std::vector<std::string> names;
-  for (std::size_t form = 0; form < 2; ++form) {
-    nlohmann::json launch = base;
-    const auto& t = form == 0 ? *tile : *tile_sums;
-    launch["source"] = t.split.source;
-    launch["split_reduction"] = {{"partials", t.split.partials},
-                                 {"dtype", t.split.dtype},
-                                 {"retile",
-                                  {{"groups", 3},
-                                   {"channels", 12},
-                                   {"samples", 2},
-                                   {"spatial", 250},
-                                   {"channel_block", 16}}}};
-    const search::RecipeMatch m{
-        "retile", {{"kind", "segment"}, {"launches", nlohmann::json::array({launch})}}, "test"};
-    for (std::size_t k = 0; k < settings.size(); ++k) {
-      EXPECT_TRUE(search::retile_fits(
-          launch, {{"SB", settings[k].at("k0_SB")}, {"CHUNK", settings[k].at("k0_CHUNK")}}));
-      names.push_back(fmt::format("retile_{}_{}", form == 0 ? "welford" : "sums", k));
-      std::ofstream(dir / (names.back() + ".py")) << search::candidate_source(m, 0, settings[k]);
+  for (const int cg : {4, 3}) {
+    const std::string kernel = cg == 4 ? kChannelsLastThree : three;
+    const auto tile = search::retile_reduction_source(kernel);
+    ASSERT_TRUE(tile.has_value()) << cg;
+    EXPECT_EQ(tile->groups, 3);
+    EXPECT_EQ(tile->channels, 3 * cg);
+    EXPECT_EQ(tile->samples, 2);
+    EXPECT_EQ(tile->spatial, 250);
+    EXPECT_EQ(tile->per_chunk, cg == 4 ? 1 : 3);
+    EXPECT_EQ(tile->split.partials, 5);
+    const std::string& text = tile->split.source;
+    EXPECT_NE(text.find(fmt::format("xindex = tile_n * 3 + tile_c // {}", cg)), std::string::npos)
+        << text;
+    EXPECT_NE(
+        text.find(fmt::format("r0_index = tl.minimum(tile_s, 250 - 1) * {0} + tile_c % {0}", cg)),
+        std::string::npos);
+    if (cg == 4) {
+      EXPECT_NE(text.find("tmp2_c = tl.sum(_tmp2, 0)"), std::string::npos) << text;
+      EXPECT_NE(text.find("tmp2 = tl.sum(tl.reshape(tmp2_c, [CB // 4, 4]), 1)"), std::string::npos);
+    } else {
+      EXPECT_NE(text.find("tmp7, tmp8, tmp9 = triton_helpers.welford(tmp6_mean, tmp6_m2, "
+                          "tmp6_weight, 0)"),
+                std::string::npos)
+          << text;
+    }
+    EXPECT_NE(text.find("tl.load(part_ptr0 + (xindex * n_split + split_index)"), std::string::npos);
+    EXPECT_EQ(count(text, "tl.load(in_ptr1 + (x4)"), 1U);  // the epilogue: the combine's alone
+    EXPECT_GT(text.find("tl.load(in_ptr1 + (x4)"), text.find("_split_combine("));
+    const auto sums = search::shifted_sums_source(kernel);
+    ASSERT_TRUE(sums.has_value());
+    const auto tile_sums = search::retile_reduction_source(sums->source);
+    ASSERT_TRUE(tile_sums.has_value());
+
+    nlohmann::json base = three_reductions_launch(kernel);
+    base["kernel"] = "triton_red_fused_cl_0";
+    base["numels"]["r0_numel"] = 250 * cg;
+    base["args"][7]["literal"] = 250 * cg;
+    std::ofstream(dir / fmt::format("inductor_{}.py", cg))
+        << search::candidate_source(search::RecipeMatch{"config", base, ""}, 0,
+                                    {{"XBLOCK", 2}, {"R0_BLOCK", 256}, {"num_warps", 2}});
+    const std::vector<nlohmann::json> settings = {
+        {{"k0_SB", 16}, {"k0_CHUNK", 100}, {"k0_num_warps", 2}},
+        {{"k0_SB", 1}, {"k0_CHUNK", 16}, {"k0_num_warps", 1}},
+        {{"k0_SB", 8}, {"k0_CHUNK", 256}, {"k0_num_warps", 4}},
+        {{"k0_SB", 4}, {"k0_CHUNK", 37}, {"k0_num_warps", 2}}};
+    for (std::size_t form = 0; form < 2; ++form) {
+      nlohmann::json launch = base;
+      const auto& t = form == 0 ? *tile : *tile_sums;
+      launch["source"] = t.split.source;
+      launch["split_reduction"] = {{"partials", t.split.partials},
+                                   {"dtype", t.split.dtype},
+                                   {"retile",
+                                    {{"groups", 3},
+                                     {"channels", 3 * cg},
+                                     {"samples", 2},
+                                     {"spatial", 250},
+                                     {"per_chunk", t.per_chunk},
+                                     {"channel_block", 16}}}};
+      const search::RecipeMatch m{
+          "retile", {{"kind", "segment"}, {"launches", nlohmann::json::array({launch})}}, "test"};
+      for (std::size_t k = 0; k < settings.size(); ++k) {
+        EXPECT_TRUE(search::retile_fits(
+            launch, {{"SB", settings[k].at("k0_SB")}, {"CHUNK", settings[k].at("k0_CHUNK")}}));
+        names.push_back(fmt::format("retile_{}_{}_{}", cg, form == 0 ? "welford" : "sums", k));
+        std::ofstream(dir / (names.back() + ".py")) << search::candidate_source(m, 0, settings[k]);
+      }
     }
   }
-  // 3 chunks of 100 rows, 12 partials a row; 250 / 37 -> 7 chunks, 28 partials.
-  const std::string first = read(dir / "retile_welford_0.py");
+  // 3 chunks of 100 rows: 3 partials a row (groups of 4), 9 (groups of 3); 250 / 37: 7 chunks.
+  const std::string first = read(dir / "retile_4_welford_0.py");
   EXPECT_NE(first.find("_retile_partial[(6, 1, 1)]"), std::string::npos) << first;
-  EXPECT_NE(first.find("SPLIT_BLOCK=16"), std::string::npos) << first;
-  EXPECT_NE(read(dir / "retile_welford_3.py").find("_retile_partial[(14, 1, 1)]"),
+  EXPECT_NE(first.find("SPLIT_BLOCK=4"), std::string::npos) << first;
+  EXPECT_NE(read(dir / "retile_3_welford_0.py").find("SPLIT_BLOCK=16"), std::string::npos);
+  EXPECT_NE(read(dir / "retile_4_welford_3.py").find("_retile_partial[(14, 1, 1)]"),
             std::string::npos);
   std::ofstream(dir / "check.py") << kCheckPrelude << R"(
 names = json.loads(sys.argv[2])
-torch.manual_seed(0)
-x = torch.randn(2, 250, 12) * 3 + 50           # channels last: row (n, g) is x[n, :, 4g:4g+4]
-x[1, 17, 2] = float("nan")                      # row 3
-x[1, 200, 5] = float("inf")                     # row 4
-x[1, :, 8:12] = float("-inf")                   # row 5
-x = x.reshape(-1)
-w = torch.rand(6) + 0.5
-def outputs():
-    return {k: torch.full((6,), 7.0) for k in ("sum", "max", "mean", "var")}
-want = outputs()
-load("inductor").run({"x": x, "w": w}, want)
-rows = x.reshape(2, 250, 3, 4).permute(0, 2, 1, 3).reshape(6, 1000).double()
-assert torch.allclose(want["sum"][:3].double(), rows[:3].sum(1), rtol=1e-5)
-assert torch.allclose(want["var"][:3].double(), rows[:3].var(1, unbiased=False) * w[:3].double(), rtol=1e-4)
-for name in names:
-    got = outputs()
-    load(name).run({"x": x, "w": w}, got)
-    for k in want:
-        assert torch.equal(torch.isnan(got[k]), torch.isnan(want[k])), (name, k, got[k], want[k])
-        assert torch.allclose(got[k], want[k], rtol=1e-5, atol=1e-3, equal_nan=True), (name, k, got[k], want[k])
+for cg in (4, 3):
+    torch.manual_seed(cg)
+    x = torch.randn(2, 250, 3 * cg) * 3 + 50        # channels last: row (n, g) is x[n, :, g cg:(g + 1) cg]
+    x[1, 17, 2] = float("nan")                      # row 3
+    x[1, 200, cg + 1] = float("inf")                # row 4
+    x[1, :, 2 * cg:] = float("-inf")                # row 5
+    x = x.reshape(-1)
+    w = torch.rand(6) + 0.5
+    def outputs():
+        return {k: torch.full((6,), 7.0) for k in ("sum", "max", "mean", "var")}
+    want = outputs()
+    load(f"inductor_{cg}").run({"x": x, "w": w}, want)
+    rows = x.reshape(2, 250, 3, cg).permute(0, 2, 1, 3).reshape(6, 250 * cg).double()
+    assert torch.allclose(want["sum"][:3].double(), rows[:3].sum(1), rtol=1e-5)
+    assert torch.allclose(want["var"][:3].double(), rows[:3].var(1, unbiased=False) * w[:3].double(), rtol=1e-4)
+    for name in names:
+        if not name.startswith(f"retile_{cg}_"):
+            continue
+        got = outputs()
+        load(name).run({"x": x, "w": w}, got)
+        for k in want:
+            assert torch.equal(torch.isnan(got[k]), torch.isnan(want[k])), (name, k, got[k], want[k])
+            assert torch.allclose(got[k], want[k], rtol=1e-5, atol=1e-3, equal_nan=True), (name, k, got[k], want[k])
 print("ok")
 )";
   expect_interpreted_ok(dir, " '" + nlohmann::json(names).dump() + "'");

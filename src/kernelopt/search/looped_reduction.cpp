@@ -288,7 +288,7 @@ std::optional<LoopedReduction> parse_looped_reduction(const std::string& source)
   return out;
 }
 
-std::string combine_kernel(const LoopedReduction& r) {
+std::string combine_kernel(const LoopedReduction& r, const std::string& at) {
   const std::string pad(4, ' ');
   const std::string part_params = fmt::format("{}", fmt::join(r.parts, ", "));
   const auto& lines = r.lines;
@@ -317,9 +317,7 @@ std::string combine_kernel(const LoopedReduction& r) {
   combine += pad + "split_mask = (split_index < n_split) & xmask\n";
   for (std::size_t k = 0; k < r.parts.size(); ++k) {
     combine += fmt::format(
-        "{0}part{1} = tl.load(part_ptr{1} + (split_index * xnumel + xindex), split_mask, "
-        "other=0.0)\n",
-        pad, k);
+        "{0}part{1} = tl.load(part_ptr{1} + ({2}), split_mask, other=0.0)\n", pad, k, at);
   }
   int part = 0;
   for (std::size_t k = 0; k < after.size(); ++k) {

@@ -340,14 +340,17 @@ std::string split_combine_launch(const nlohmann::json& p,
 // split's combine (CG of them per chunk), and KERNEL_split_combine, which finishes each row as the
 // split does. Its own strategy, "retile" (proposer rewrite); a Welford loop is made shifted sums
 // first; it starts from fuse's launches where fuse applies, else the rewrite's, else config's.
-// Launch params: "split_reduction" with "retile": {"groups", "group_channels", "samples",
-// "spatial", "channel_block"}; settings SB, CHUNK, num_warps, num_stages.
+// Each row's partials lie together, [xnumel, n_split]; where CG is a power of two the partial
+// kernel combines a group's channels itself (one partial a chunk), else one a (chunk, channel).
+// Launch params: "split_reduction" with "retile": {"groups", "channels", "samples", "spatial",
+// "per_chunk", "channel_block"}; settings SB, CHUNK, num_warps, num_stages.
 struct RetileReduction {
-  SplitReduction split;       // the module text (partial and combine) and its partials
-  std::int64_t groups = 0;    // G: rows a sample
-  std::int64_t channels = 0;  // C = G * CG: a spatial row's contiguous elements
-  std::int64_t samples = 0;   // N = xnumel / G
-  std::int64_t spatial = 0;   // S = r0_numel / CG
+  SplitReduction split;        // the module text (partial and combine) and its partials
+  std::int64_t groups = 0;     // G: rows a sample
+  std::int64_t channels = 0;   // C = G * CG: a spatial row's contiguous elements
+  std::int64_t samples = 0;    // N = xnumel / G
+  std::int64_t spatial = 0;    // S = r0_numel / CG
+  std::int64_t per_chunk = 1;  // partials a row per chunk: 1 (the group's channels combined), or CG
 };
 
 // What match_retile does to one kernel's module text, exposed for tests; nullopt where the

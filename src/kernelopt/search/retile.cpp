@@ -177,16 +177,36 @@ bool offset_only_first(const Stmt& s) {
   return uses == firsts;
 }
 
-// The reduction over the tile's spatial rows that stands for Inductor's over the lanes.
-std::string spatial_reduction(const detail::Reduce& red) {
-  if (red.op == "welford") {
-    return fmt::format("{} = triton_helpers.welford({}, 0)", fmt::join(red.outputs, ", "),
-                       fmt::join(red.args, ", "));
+// Whether the partial kernel combines a group's channels itself: CG a power of two above 1 (the
+// tile's lanes then reshape to [CB / CG, CG], each group's channels a row).
+bool grouped_here(const Layout& l) {
+  return l.group_channels > 1 && (l.group_channels & (l.group_channels - 1)) == 0;
+}
+
+// The statements that stand for Inductor's reduction over the lanes: over the tile's spatial rows
+// (axis 0), per channel; then, where `group` (CG) is not 0, over each group's CG channels.
+std::string spatial_reduction(const detail::Reduce& red, std::int64_t group) {
+  const auto names = [&](const char* suffix) {
+    std::vector<std::string> out;
+    for (const auto& o : red.outputs) {
+      out.push_back(o + suffix);
+    }
+    return out;
+  };
+  const std::vector<std::string> per_channel = group != 0 ? names("_c") : red.outputs;
+  const char* callee = red.op == "welford" ? "triton_helpers.welford"
+                       : red.op == "sum"   ? "tl.sum"
+                       : red.op == "max"   ? "triton_helpers.max2"
+                                           : "triton_helpers.min2";
+  std::string text = fmt::format("    {} = {}({}, 0)\n", fmt::join(per_channel, ", "), callee,
+                                 fmt::join(red.args, ", "));
+  if (group == 0) return text;
+  std::vector<std::string> reshaped;
+  for (const auto& v : per_channel) {
+    reshaped.push_back(fmt::format("tl.reshape({}, [CB // {}, {}])", v, group, group));
   }
-  const char* callee = red.op == "sum"   ? "tl.sum"
-                       : red.op == "max" ? "triton_helpers.max2"
-                                         : "triton_helpers.min2";
-  return fmt::format("{} = {}({}, 0)", red.outputs[0], callee, red.args[0]);
+  return text + fmt::format("    {} = {}({}, 1)\n", fmt::join(red.outputs, ", "), callee,
+                            fmt::join(reshaped, ", "));
 }
 
 std::string partial_kernel(const LoopedReduction& r, const Layout& l) {
@@ -239,11 +259,24 @@ std::string partial_kernel(const LoopedReduction& r, const Layout& l) {
     k += text;
   }
   if (!index_seen) return "";
-  k += "    tile_c1 = tl.minimum(tl.arange(0, CB), " + std::to_string(c - 1) + ")\n";
-  k += fmt::format(
-      "    tile_at = (tile_k * {CG} + tile_c1 % {CG}) * xnumel + tile_n * {G} + tile_c1 // {CG}\n",
-      fmt::arg("CG", l.group_channels), fmt::arg("G", l.groups));
-  k += fmt::format("    tile_keep = tl.arange(0, CB) < {}\n", c);
+  // Each row's partials lie together ([xnumel, n_split]), so that the combine reads them in
+  // order: one a chunk where the group's channels are combined here (CG a power of two), else one
+  // a (chunk, channel of the group).
+  const bool grouped = grouped_here(l);
+  if (grouped) {
+    k += fmt::format("    tile_g = tl.arange(0, CB // {})\n", l.group_channels);
+    k += fmt::format(
+        "    tile_at = (tile_n * {G} + tl.minimum(tile_g, {G} - 1)) * n_chunks + tile_k\n",
+        fmt::arg("G", l.groups));
+    k += fmt::format("    tile_keep = tile_g < {}\n", l.groups);
+  } else {
+    k += fmt::format(
+        "    tile_c1 = tl.minimum(tl.arange(0, CB), {C} - 1)\n"
+        "    tile_at = (tile_n * {G} + tile_c1 // {CG}) * (n_chunks * {CG}) + tile_k * {CG} + "
+        "tile_c1 % {CG}\n"
+        "    tile_keep = tl.arange(0, CB) < {C}\n",
+        fmt::arg("C", c), fmt::arg("G", l.groups), fmt::arg("CG", l.group_channels));
+  }
   int part = 0;
   for (std::size_t n = 0; n < r.after.size(); ++n) {
     if (r.lane_level[n]) {
@@ -252,7 +285,7 @@ std::string partial_kernel(const LoopedReduction& r, const Layout& l) {
       k += text;
     }
     if (!r.kinds[n]) continue;
-    k += "    " + spatial_reduction(*r.kinds[n]) + "\n";
+    k += spatial_reduction(*r.kinds[n], grouped ? l.group_channels : 0);
     for (const auto& value : r.kinds[n]->outputs) {
       k += fmt::format("    tl.store(part_ptr{} + tile_at, {}, tile_keep)\n", part++, value);
     }
@@ -268,7 +301,7 @@ std::optional<RetileReduction> retile_reduction_source(const std::string& source
   const auto l = layout_of(*r);
   if (!l) return std::nullopt;
   const std::string partial = partial_kernel(*r, *l);
-  const std::string combine = detail::combine_kernel(*r);
+  const std::string combine = detail::combine_kernel(*r, "xindex * n_split + split_index");
   if (partial.empty() || combine.empty()) return std::nullopt;
   RetileReduction out;
   out.split.source = r->header + partial + "\n\n" + combine;
@@ -280,6 +313,7 @@ std::optional<RetileReduction> retile_reduction_source(const std::string& source
   out.channels = l->groups * l->group_channels;
   out.samples = l->rows / l->groups;
   out.spatial = l->row / l->group_channels;
+  out.per_chunk = grouped_here(*l) ? 1 : l->group_channels;
   return out;
 }
 
@@ -297,8 +331,7 @@ Chunks chunks_of(const nlohmann::json& t,
   const std::int64_t spatial = t.at("spatial").get<std::int64_t>();
   const std::int64_t chunk = std::max<std::int64_t>(1, settings.value(prefix + "CHUNK", 512));
   const std::int64_t count = (spatial + chunk - 1) / chunk;
-  return {chunk, count,
-          count * (t.at("channels").get<std::int64_t>() / t.at("groups").get<std::int64_t>())};
+  return {chunk, count, count * t.at("per_chunk").get<std::int64_t>()};
 }
 
 }  // namespace
@@ -391,6 +424,7 @@ std::optional<RecipeMatch> retile_on(const std::optional<RecipeMatch>& base,
                                    {"channels", tile->channels},
                                    {"samples", tile->samples},
                                    {"spatial", tile->spatial},
+                                   {"per_chunk", tile->per_chunk},
                                    {"channel_block", next_power_of_two(tile->channels)}}}};
     launch["settings"] = retile_settings(launch);
     if (launch["settings"].empty()) return std::nullopt;
@@ -400,6 +434,15 @@ std::optional<RecipeMatch> retile_on(const std::optional<RecipeMatch>& base,
                                sums ? ", its Welford loop as shifted sums" : ""));
   }
   if (what.empty()) return std::nullopt;
+  // The other launches keep their first setting (the one Inductor's autotuner chose, where the
+  // capture read it) while the beam's first round tries the retiled launch's starts: fuse_settings
+  // pairs the launches' j-th settings, and a pointwise kernel's other starts were 0.42-0.45x on
+  // L2/19 (session 16), which would hide what the retile gives.
+  for (auto& launch : launches) {
+    if (launch.contains("split_reduction") || launch.contains("settings")) continue;
+    const auto own = config_settings(RecipeMatch{"config", launch, ""});
+    if (!own.empty()) launch["settings"] = nlohmann::json::array({own.front()});
+  }
   const std::string why = fmt::format(
       "Inductor's looped reduction over a channels-last tensor {} retiled: each program reduces "
       "one sample's chunk of spatial rows in tiles [spatial, channels] read in memory order, and a "

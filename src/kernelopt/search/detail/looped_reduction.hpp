@@ -73,8 +73,9 @@ std::string combine_statement(const Reduce& r, int& part);
 std::optional<LoopedReduction> parse_looped_reduction(const std::string& source);
 
 // KERNEL_split_combine: the prologue's row names, a row's n_split partials of each reduced value
-// (part_ptrK + split_index * xnumel + xindex) combined, then the epilogue, unchanged; "" where the
-// epilogue needs what the combine drops.
-std::string combine_kernel(const LoopedReduction& r);
+// (part_ptrK + AT: the split's layout [n_split, xnumel] by default, a retile's [xnumel, n_split])
+// combined, then the epilogue, unchanged; "" where the epilogue needs what the combine drops.
+std::string combine_kernel(const LoopedReduction& r,
+                           const std::string& at = "split_index * xnumel + xindex");
 
 }  // namespace kernelopt::search::detail
