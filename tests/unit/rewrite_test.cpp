@@ -1899,9 +1899,14 @@ TEST(Retile, ChannelsLastReductionsComputeWhatInductorsKernelDoesUnderTheInterpr
     const std::string& text = tile->split.source;
     EXPECT_NE(text.find(fmt::format("xindex = tile_n * 3 + tile_c // {}", cg)), std::string::npos)
         << text;
+    EXPECT_NE(text.find(fmt::format("r0_index = tile_sc * {0} + tile_c % {0}", cg)),
+              std::string::npos);
+    // The channel within the group plus the group's first channel, written as the channel.
     EXPECT_NE(
-        text.find(fmt::format("r0_index = tl.minimum(tile_s, 250 - 1) * {0} + tile_c % {0}", cg)),
-        std::string::npos);
+        text.find(fmt::format("tl.load(in_ptr0 + (tile_c + {}*r0_3 + {}*x1)", 3 * cg, 750 * cg)),
+        std::string::npos)
+        << text;
+    EXPECT_NE(text.find("tile_c = tl.minimum(tl.arange(0, CB), "), std::string::npos);  // padded
     if (cg == 4) {
       EXPECT_NE(text.find("tmp2_c = tl.sum(_tmp2, 0)"), std::string::npos) << text;
       EXPECT_NE(text.find("tmp2 = tl.sum(tl.reshape(tmp2_c, [CB // 4, 4]), 1)"), std::string::npos);
