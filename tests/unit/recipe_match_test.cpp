@@ -909,7 +909,8 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
       for (auto m : {search::match_config(c.run.code, c.map, segment),
                      search::match_rewrite(c.run.code, c.map, segment),
                      search::match_fuse(c.run.code, c.map, segment),
-                     search::match_split(c.run.code, c.map, segment)}) {
+                     search::match_split(c.run.code, c.map, segment),
+                     search::match_retile(c.run.code, c.map, segment)}) {
         if (m) matches.emplace_back(segment, *m);
       }
     }
@@ -963,6 +964,14 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
                                    std::string::npos;
                           }),
             13);
+  // The retile's five: the channels-last statistics of L2/19 and L2/85 (group norms), L2/11's and
+  // L2/73's batch-norm partials and L3/47's: partial and combine kernels both compile.
+  EXPECT_EQ(std::count_if(jobs.begin(), jobs.end(),
+                          [](const nlohmann::json& j) {
+                            return j.at("candidate").get<std::string>().find("_retile.py") !=
+                                   std::string::npos;
+                          }),
+            5);
   // And the gemm candidates of the real L3/1 MLP's extern products (--no-dispatch-aware), each
   // starting setting: the views rebuilt on meta tensors, the fp32 GEMM compiled.
   {

@@ -316,8 +316,8 @@ std::string combine_kernel(const LoopedReduction& r, const std::string& at) {
   combine += pad + "split_index = tl.arange(0, SPLIT_BLOCK)[None, :]\n";
   combine += pad + "split_mask = (split_index < n_split) & xmask\n";
   for (std::size_t k = 0; k < r.parts.size(); ++k) {
-    combine += fmt::format(
-        "{0}part{1} = tl.load(part_ptr{1} + ({2}), split_mask, other=0.0)\n", pad, k, at);
+    combine += fmt::format("{0}part{1} = tl.load(part_ptr{1} + ({2}), split_mask, other=0.0)\n",
+                           pad, k, at);
   }
   int part = 0;
   for (std::size_t k = 0; k < after.size(); ++k) {

@@ -3,6 +3,7 @@
 // the first step of the `recipe` proposer (issue 5). A match names the recipe and its parameters;
 // `candidate_source` writes the candidate file that calls the recipe
 // (python/kernelopt/recipes/), to be checked by the gates like any other candidate.
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -310,6 +311,25 @@ std::optional<RecipeMatch> match_split(const inductor::OutputCode& code,
 std::optional<RecipeMatch> split_of(const std::optional<RecipeMatch>& fuse,
                                     const std::optional<RecipeMatch>& rewrite,
                                     const std::optional<RecipeMatch>& config);
+
+// A rewrite of a segment's launches made on top of another strategy's match `base` (named `on`:
+// "fuse", "rewrite", or "" for config): base's params (a whole segment's) with `launches`, kind
+// "segment" and RECIPE_on, and `why` followed by base's.
+RecipeMatch on_base_match(const std::optional<RecipeMatch>& base,
+                          const std::string& on,
+                          nlohmann::json launches,
+                          const std::string& recipe,
+                          const std::string& why);
+
+// `on_base` applied to fuse's match, then the rewrite's, then config's relaunch: the first match it
+// gives (split and retile add to what the other rewrites did). A launch's parameters in a form it
+// does not expect give nothing from that base, not a failed search.
+using OnBase = std::function<std::optional<RecipeMatch>(const std::optional<RecipeMatch>&,
+                                                        const std::string&)>;
+std::optional<RecipeMatch> first_on_base(const std::optional<RecipeMatch>& fuse,
+                                         const std::optional<RecipeMatch>& rewrite,
+                                         const std::optional<RecipeMatch>& config,
+                                         const OnBase& on_base);
 
 // launch_text for a split launch (params with "split_reduction"): the partial buffers, the partial
 // launch on (x programs, chunks) and the combine launch; SPLIT from the settings (4 by default),

@@ -491,18 +491,13 @@ std::optional<RecipeMatch> retile_on(const std::optional<RecipeMatch>& base,
     const auto own = config_settings(RecipeMatch{"config", launch, ""});
     if (!own.empty()) launch["settings"] = nlohmann::json::array({own.front()});
   }
-  const std::string why = fmt::format(
-      "Inductor's looped reduction over a channels-last tensor {} retiled: each program reduces "
-      "one sample's chunk of spatial rows in tiles [spatial, channels] read in memory order, and a "
-      "second kernel combines the chunks and channels of each row{}",
-      fmt::join(what, "; "),
-      on.empty() ? "" : fmt::format(" (on top of the {} rewrite: {})", on, base->why));
-  nlohmann::json params =
-      base->params.contains("launches") ? base->params : nlohmann::json::object();
-  params["kind"] = "segment";
-  params["launches"] = launches;
-  params["retile_on"] = on.empty() ? "config" : on;
-  return RecipeMatch{"retile", params, why};
+  return on_base_match(
+      base, on, std::move(launches), "retile",
+      fmt::format("Inductor's looped reduction over a channels-last tensor {} retiled: each "
+                  "program reduces one sample's chunk of spatial rows in tiles [spatial, "
+                  "channels] read in memory order, and a second kernel combines the chunks and "
+                  "channels of each row",
+                  fmt::join(what, "; ")));
 }
 
 }  // namespace
@@ -510,15 +505,7 @@ std::optional<RecipeMatch> retile_on(const std::optional<RecipeMatch>& base,
 std::optional<RecipeMatch> retile_of(const std::optional<RecipeMatch>& fuse,
                                      const std::optional<RecipeMatch>& rewrite,
                                      const std::optional<RecipeMatch>& config) {
-  for (const auto& [base, on] :
-       {std::pair{&fuse, "fuse"}, std::pair{&rewrite, "rewrite"}, std::pair{&config, ""}}) {
-    try {
-      if (auto tile = retile_on(*base, on)) return tile;
-    } catch (const nlohmann::json::exception&) {
-      continue;
-    }
-  }
-  return std::nullopt;
+  return first_on_base(fuse, rewrite, config, retile_on);
 }
 
 std::optional<RecipeMatch> match_retile(const inductor::OutputCode& code,

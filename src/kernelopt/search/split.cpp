@@ -424,21 +424,46 @@ std::optional<RecipeMatch> split_on(const std::optional<RecipeMatch>& base, cons
                     split->walks ? ", both walks over each chunk, a barrier between" : ""));
   }
   if (what.empty()) return std::nullopt;
-  const std::string why = fmt::format(
-      "Inductor's looped reduction {} split: each row's chunks reduced by programs of their own "
-      "into partial results, which a second kernel combines to finish the row (a kernel that "
-      "walks its rows twice: the same programs, after a barrier, each its own chunk){}",
-      fmt::join(what, "; "),
-      on.empty() ? "" : fmt::format(" (on top of the {} rewrite: {})", on, base->why));
-  nlohmann::json params =
-      base->params.contains("launches") ? base->params : nlohmann::json::object();
-  params["kind"] = "segment";
-  params["launches"] = launches;
-  params["split_on"] = on.empty() ? "config" : on;
-  return RecipeMatch{"split", params, why};
+  return on_base_match(
+      base, on, std::move(launches), "split",
+      fmt::format("Inductor's looped reduction {} split: each row's chunks reduced by programs of "
+                  "their own into partial results, which a second kernel combines to finish the "
+                  "row (a kernel that walks its rows twice: the same programs, after a barrier, "
+                  "each its own chunk)",
+                  fmt::join(what, "; ")));
 }
 
 }  // namespace
+
+RecipeMatch on_base_match(const std::optional<RecipeMatch>& base,
+                          const std::string& on,
+                          nlohmann::json launches,
+                          const std::string& recipe,
+                          const std::string& why) {
+  nlohmann::json params =
+      base->params.contains("launches") ? base->params : nlohmann::json::object();
+  params["kind"] = "segment";
+  params["launches"] = std::move(launches);
+  params[recipe + "_on"] = on.empty() ? "config" : on;
+  return RecipeMatch{
+      recipe, params,
+      why + (on.empty() ? "" : fmt::format(" (on top of the {} rewrite: {})", on, base->why))};
+}
+
+std::optional<RecipeMatch> first_on_base(const std::optional<RecipeMatch>& fuse,
+                                         const std::optional<RecipeMatch>& rewrite,
+                                         const std::optional<RecipeMatch>& config,
+                                         const OnBase& on_base) {
+  for (const auto& [base, on] :
+       {std::pair{&fuse, "fuse"}, std::pair{&rewrite, "rewrite"}, std::pair{&config, ""}}) {
+    try {
+      if (auto m = on_base(*base, on)) return m;
+    } catch (const nlohmann::json::exception&) {
+      continue;
+    }
+  }
+  return std::nullopt;
+}
 
 std::optional<RecipeMatch> split_of(const std::optional<RecipeMatch>& fuse,
                                     const std::optional<RecipeMatch>& rewrite,
@@ -446,17 +471,8 @@ std::optional<RecipeMatch> split_of(const std::optional<RecipeMatch>& fuse,
   // The split adds to what the other rewrites did to the segment: fuse's launches where fuse
   // applies (L2/85's norm computed inside its pool), else the rewrite's (shifted sums, recompute
   // instead of reload), else config's relaunch; the next where one leaves nothing to split (a
-  // one-pass rewrite has no loop left). A launch's parameters in a form this does not expect
-  // make no split, not a failed search.
-  for (const auto& [base, on] :
-       {std::pair{&fuse, "fuse"}, std::pair{&rewrite, "rewrite"}, std::pair{&config, ""}}) {
-    try {
-      if (auto split = split_on(*base, on)) return split;
-    } catch (const nlohmann::json::exception&) {
-      continue;
-    }
-  }
-  return std::nullopt;
+  // one-pass rewrite has no loop left).
+  return first_on_base(fuse, rewrite, config, split_on);
 }
 
 std::optional<RecipeMatch> match_split(const inductor::OutputCode& code,
