@@ -964,14 +964,15 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
                                    std::string::npos;
                           }),
             13);
-  // The retile's five: the channels-last statistics of L2/19 and L2/85 (group norms), L2/11's and
-  // L2/73's batch-norm partials and L3/47's: partial and combine kernels both compile.
+  // The retile's four: the channels-last statistics of L2/19 and L2/85 (group norms), L2/11's
+  // batch-norm partials and L3/47's: partial and combine kernels both compile. (L2/73's
+  // second-stage statistics, 68 000 elements, are too small to retile.)
   EXPECT_EQ(std::count_if(jobs.begin(), jobs.end(),
                           [](const nlohmann::json& j) {
                             return j.at("candidate").get<std::string>().find("_retile.py") !=
                                    std::string::npos;
                           }),
-            5);
+            4);
   // And the gemm candidates of the real L3/1 MLP's extern products (--no-dispatch-aware), each
   // starting setting: the views rebuilt on meta tensors, the fp32 GEMM compiled.
   {

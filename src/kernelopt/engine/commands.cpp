@@ -172,7 +172,8 @@ int match_command(const MatchCommand& command) {
       text += fmt::format("  segment {}: {}\n", seg.id, fmt::join(names, ", "));
       const auto matches = search::match_strategies(run.code, map, seg);
       for (const auto& match : matches) {
-        // Keyed "recipe", "config", "rewrite", "fuse", "split" or "retile"; named "recipe:NAME" or the same.
+        // Keyed "recipe", "config", "rewrite", "fuse", "split" or "retile"; named "recipe:NAME" or
+        // the same.
         const std::string key = search::proposer_of(match) == "recipe" ? "recipe" : match.recipe;
         row[key] = {{"name", search::strategy_of(match)}, {"why", match.why}};
         text += fmt::format("    {}: {}\n", search::strategy_of(match), match.why);

@@ -399,6 +399,9 @@ std::string retile_launch_text(const nlohmann::json& p,
 bool retile_fits(const nlohmann::json& p, const nlohmann::json& settings);
 inline constexpr std::int64_t kRetileMostTile = 8192;
 inline constexpr std::int64_t kRetileMostPartials = 8192;
+// The fewest elements the retile strategy retiles: less runs in microseconds however it is tiled
+// (L2/73's second-stage batch-norm statistics, 68 000), and a candidate costs the search its gates.
+inline constexpr std::int64_t kRetileLeastElements = 100000;
 
 // fuse (fuse.cpp), a rewrite of Inductor's kernels: a pointwise launch P whose output B is read
 // only by later launches of the segment (not returned, not read after them, not a graph input;

@@ -59,8 +59,9 @@ std::int64_t literal_of(const std::vector<Stmt>& stmts, const std::string& name)
 
 // The right side without one pair of enclosing parentheses.
 std::string unparenthesized(std::string rhs) {
-  if (rhs.size() > 2 && rhs.front() == '(' && rhs.back() == ')')
+  if (rhs.size() > 2 && rhs.front() == '(' && rhs.back() == ')') {
     rhs = rhs.substr(1, rhs.size() - 2);
+  }
   return rhs;
 }
 
@@ -119,8 +120,9 @@ std::optional<Layout> layout_of(const LoopedReduction& r) {
   l.group = group;
   l.within = within;
   l.spatial = spatial;
-  if (const auto [sample, k] = period_of(r.prologue, "xindex", "//"); k == groups)
+  if (const auto [sample, k] = period_of(r.prologue, "xindex", "//"); k == groups) {
     l.sample = sample;
+  }
   const std::int64_t c = groups * channels;
   if (c < 8 || c > 1024 || l.row / channels < 64) return std::nullopt;
   // The channels-last address: the channel's offset within its group and the spatial stride C.
@@ -128,7 +130,8 @@ std::optional<Layout> layout_of(const LoopedReduction& r) {
   const std::string offset = channels == 1 ? group : fmt::format("{}*{}", channels, group);
   const bool read = std::any_of(r.body.begin(), r.body.end(), [&](const Stmt& s) {
     return s.rhs.find("tl.load(") != std::string::npos && s.rhs.find(stride) != std::string::npos &&
-           s.rhs.find(offset) != std::string::npos && (channels == 1 || s.uses.count(within) != 0);
+           s.rhs.find(offset) != std::string::npos &&
+           (l.group_channels == 1 || s.uses.count(l.within) != 0);
   });
   if (!read) return std::nullopt;
   return l;
@@ -229,6 +232,7 @@ std::string spatial_reduction(const detail::Reduce& red, std::int64_t group) {
                                  fmt::join(red.args, ", "));
   if (group == 0) return text;
   std::vector<std::string> reshaped;
+  reshaped.reserve(per_channel.size());
   for (const auto& v : per_channel) {
     reshaped.push_back(fmt::format("tl.reshape({}, [CB // {}, {}])", v, group, group));
   }
