@@ -1729,7 +1729,7 @@ std::string l2_85_cut() {
 // check.py's body for a candidate of the cut L2/85's segment 1 (as split.py): the convolution's
 // bias, group norm, scale, pool and clamp of float64 PyTorch, and the convolution's output left
 // as it was.
-constexpr const char* kL2_85Check = R"(
+constexpr const char* kCutL285Check = R"(
 torch.manual_seed(0)
 conv = torch.randn(131072) * 2 + 0.5          # the convolution's output, channels last
 bias, weight, shift, scale = torch.randn(64), torch.randn(64), torch.randn(64), torch.rand(64) + 0.5
@@ -1766,7 +1766,7 @@ TEST(Split, OnTopOfFuseComputesTheModelUnderTheInterpreter) {
                            {"k1_XBLOCK", 16},
                            {"k1_YBLOCK", 32},
                            {"k1_num_warps", 2}},
-                          kL2_85Check);
+                          kCutL285Check);
 }
 
 // Where the split does not apply, nothing is split: an arg-reduction, a second walk, a store of
@@ -2035,7 +2035,7 @@ TEST(Retile, OnTopOfFuseComputesTheModelUnderTheInterpreter) {
                            {"k1_XBLOCK", 16},
                            {"k1_YBLOCK", 32},
                            {"k1_num_warps", 2}},
-                          kL2_85Check);
+                          kCutL285Check);
 }
 
 // The retile reads the captures' channels-last statistics (L2/85's and L2/19's group norms) and
@@ -2070,7 +2070,7 @@ TEST(Retile, WhereItApplies) {
 // The retiled statistics of the real L2/85 capture, compiled for sm_90 on the CPU, load the
 // convolution's output 16 bytes at a time (ld.global...v4): through Inductor's own divisions of
 // xindex and r0_index Triton saw no contiguity and loaded 4 bytes (0.49-0.57x on the H200).
-TEST(Retile, TheRealL2_85StatisticsLoadSixteenBytesAtATime) {
+TEST(Retile, TheRealL285StatisticsLoadSixteenBytesAtATime) {
   const Captured c =
       parse(fixture("h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py"));
   const auto m = search::match_retile(c.run.code, c.map, c.map.segments.at(1));
