@@ -103,6 +103,13 @@ bool uses_any(const Stmt& s, const std::set<std::string>& names) {
 // The statement that combines a reduction's partials (loaded as part<N>, N from `part`, which it
 // advances), a row's chunks along dimension 1: a sum of sums, a max of maxima, a min of minima,
 // Welford's combine of (mean, M2, weight) triples.
+const char* reduction_callee(const std::string& op) {
+  return op == "welford" ? "triton_helpers.welford"
+         : op == "sum"   ? "tl.sum"
+         : op == "max"   ? "triton_helpers.max2"
+                         : "triton_helpers.min2";
+}
+
 std::string combine_statement(const Reduce& r, int& part) {
   if (r.op == "welford") {
     const int first = part;
@@ -114,9 +121,7 @@ std::string combine_statement(const Reduce& r, int& part) {
   const char* identity = r.op == "sum"   ? "0.0"
                          : r.op == "max" ? "float(\"-inf\")"
                                          : "float(\"inf\")";
-  const char* callee = r.op == "sum"   ? "tl.sum"
-                       : r.op == "max" ? "triton_helpers.max2"
-                                       : "triton_helpers.min2";
+  const char* callee = reduction_callee(r.op);
   return fmt::format("{} = {}(tl.where(split_mask, part{}, {}), 1){}", r.outputs[0], callee, part++,
                      identity, r.keeps_dim ? "[:, None]" : "");
 }

@@ -224,10 +224,7 @@ std::string spatial_reduction(const detail::Reduce& red, std::int64_t group) {
     return out;
   };
   const std::vector<std::string> per_channel = group != 0 ? names("_c") : red.outputs;
-  const char* callee = red.op == "welford" ? "triton_helpers.welford"
-                       : red.op == "sum"   ? "tl.sum"
-                       : red.op == "max"   ? "triton_helpers.max2"
-                                           : "triton_helpers.min2";
+  const char* callee = detail::reduction_callee(red.op);
   std::string text = fmt::format("    {} = {}({}, 0)\n", fmt::join(per_channel, ", "), callee,
                                  fmt::join(red.args, ", "));
   if (group == 0) return text;

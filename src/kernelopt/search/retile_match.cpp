@@ -109,8 +109,7 @@ std::optional<RecipeMatch> retile_on(const std::optional<RecipeMatch>& base,
     if (auto s = shifted_sums_source(source)) source = s->source;
     const bool sums = source.find("_dx = tl.where(") != std::string::npos;
     const auto tile = retile_reduction_source(source);
-    if (!tile || tile->samples * tile->groups * tile->spatial * (tile->channels / tile->groups) <
-                     kRetileLeastElements) {
+    if (!tile || tile->samples * tile->spatial * tile->channels < kRetileLeastElements) {
       continue;
     }
     launch["source"] = tile->split.source;

@@ -64,6 +64,9 @@ std::vector<Stmt> statements(const std::vector<std::string>& lines,
 // Whether s's right side uses one of names.
 bool uses_any(const Stmt& s, const std::set<std::string>& names);
 
+// The Triton call of a reduction over the lanes: tl.sum, triton_helpers.max2, min2 or welford.
+const char* reduction_callee(const std::string& op);
+
 // The statement that combines a reduction's partials (loaded as part<N>, N from `part`, which it
 // advances), a row's chunks along dimension 1: a sum of sums, a max of maxima, a min of minima,
 // Welford's combine of (mean, M2, weight) triples.
