@@ -920,9 +920,17 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
       if (interface.is_null()) continue;
       const std::string name =
           entry.path().stem().string() + "_seg" + std::to_string(segment.id) + "_" + m->recipe;
-      std::ofstream(dir / (name + ".py"))
-          << search::candidate_source(*m, segment.id, search::recipe_settings(*m).front());
-      jobs.push_back({{"candidate", (dir / (name + ".py")).string()}, {"interface", interface}});
+      // The first start, and a split's or retile's first on each of its further bases.
+      std::set<std::string> bases;
+      for (const auto& s : search::recipe_settings(*m)) {
+        const std::string on = s.value("on", "");
+        if (!bases.insert(on).second) continue;
+        std::string file = name;
+        if (!on.empty()) file += ".on-" + on;
+        file += ".py";
+        std::ofstream(dir / file) << search::candidate_source(*m, segment.id, s);
+        jobs.push_back({{"candidate", (dir / file).string()}, {"interface", interface}});
+      }
     }
   }
   ASSERT_GE(jobs.size(), 15U);  // most of the 35 captures are one-launch segments
@@ -973,6 +981,15 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
                                    std::string::npos;
                           }),
             4);
+  // And the split's and retile's first starts on their further bases, fifteen: the rewrite's
+  // launches and config's of L2/11's and L2/85's split and retile, and config's of L1/35's,
+  // L2/15's, L2/19's, L2/65's and L3/13's split and of L2/19's and L3/47's retile.
+  EXPECT_EQ(std::count_if(jobs.begin(), jobs.end(),
+                          [](const nlohmann::json& j) {
+                            return j.at("candidate").get<std::string>().find(".on-") !=
+                                   std::string::npos;
+                          }),
+            15);
   // And the gemm candidates of the real L3/1 MLP's extern products (--no-dispatch-aware), each
   // starting setting: the views rebuilt on meta tensors, the fp32 GEMM compiled.
   {

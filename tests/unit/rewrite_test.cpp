@@ -8,6 +8,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <tuple>
 #include <unistd.h>
 
@@ -2036,6 +2037,40 @@ TEST(Retile, OnTopOfFuseComputesTheModelUnderTheInterpreter) {
                            {"k1_YBLOCK", 32},
                            {"k1_num_warps", 2}},
                           kCutL285Check);
+  // The retile on the segment's further bases, the rewrite's launches (shifted sums, not fused)
+  // and config's (Inductor's own): each base's first start follows fuse's, marked with its "on";
+  // its neighbours keep it, and its candidate computes the model too.
+  const auto& others = m->params.at("other_bases");
+  ASSERT_EQ(others.size(), 2U);
+  EXPECT_EQ(others[0].at("on"), "rewrite");
+  EXPECT_EQ(others[1].at("on"), "config");
+  ASSERT_GE(start.size(), 3U);
+  EXPECT_FALSE(start[0].contains("on"));
+  EXPECT_EQ(start[1].value("on", ""), "rewrite");
+  EXPECT_EQ(start[2].value("on", ""), "config");
+  const auto [on_rewrite, own] = search::on_chosen_base(*m, start[1]);
+  EXPECT_EQ(on_rewrite.params.at("retile_on"), "rewrite");
+  EXPECT_FALSE(on_rewrite.params.contains("other_bases"));
+  EXPECT_FALSE(own.contains("on"));
+  EXPECT_NE(search::candidate_source(*m, 1, start[1]), search::candidate_source(*m, 1, start[0]));
+  const auto moved = search::recipe_neighbours(*m, start[1]);
+  ASSERT_FALSE(moved.empty());
+  for (const auto& s : moved) {
+    EXPECT_EQ(s.value("on", ""), "rewrite") << s.dump();
+  }
+  EXPECT_THROW(search::on_chosen_base(*m, {{"on", "nowhere"}}), std::invalid_argument);
+  nlohmann::json small = start[1];
+  small["k0_SB"] = 4;
+  small["k0_CHUNK"] = 300;
+  // Unfused, the pool's kernel writes the normalized values over the convolution's output, as
+  // Inductor's does (a buffer the segment reuses): the model's result alone is checked.
+  std::string unfused = kCutL285Check;
+  replace_all(unfused,
+              "assert torch.equal(inputs[\"buf2\"], conv), \"the convolution's output was "
+              "written\"\n",
+              "");
+  ASSERT_NE(unfused, kCutL285Check);
+  expect_candidate_checks("kernelopt_retile_rewrite", *m, 1, small, unfused);
 }
 
 // The retile reads the captures' channels-last statistics (L2/85's and L2/19's group norms) and

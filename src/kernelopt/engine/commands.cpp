@@ -177,6 +177,15 @@ int match_command(const MatchCommand& command) {
         const std::string key = search::proposer_of(match) == "recipe" ? "recipe" : match.recipe;
         row[key] = {{"name", search::strategy_of(match)}, {"why", match.why}};
         text += fmt::format("    {}: {}\n", search::strategy_of(match), match.why);
+        if (match.params.contains("other_bases")) {  // a split's or retile's further bases
+          std::vector<std::string> on;
+          for (const auto& other : match.params.at("other_bases")) {
+            on.push_back(other.at("on").get<std::string>());
+          }
+          row[key]["other_bases"] = on;
+          text += fmt::format("      also on the {} launches (settings \"on\")\n",
+                              fmt::join(on, " and "));
+        }
         if (command.write.empty()) continue;
         const auto settings = search::recipe_settings(match);
         if (settings.empty()) continue;

@@ -1076,9 +1076,10 @@ std::vector<std::pair<std::int64_t, std::int64_t>> fitted_tiles(
 std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
   if (match.recipe == "config") return config_settings(match);
   if (match.recipe == "rewrite") return rewrite_settings(match);
-  if (match.recipe == "fuse" || match.recipe == "split" || match.recipe == "retile") {
-    return fuse_settings(match);
+  if (match.recipe == "split" || match.recipe == "retile") {
+    return on_bases_settings(match, fuse_settings);
   }
+  if (match.recipe == "fuse") return fuse_settings(match);
   if (match.recipe == "reduce_dim") {
     // Fewer than 128 columns: tiles as wide as the columns (a power of two, at least 16) and as
     // many rows a step as make 512 and 1024 elements (at most 32).
@@ -1201,6 +1202,14 @@ std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
 
   // Per recipe: its knobs, and the most elements one program may hold (product of the element
   // knobs) before it spills.
+  if (settings.contains("on")) {  // a split's or retile's further base: its launches' knobs
+    const auto [on_base, own] = on_chosen_base(match, settings);
+    std::vector<nlohmann::json> out = fuse_neighbours(on_base, own);
+    for (auto& s : out) {
+      s["on"] = settings.at("on");
+    }
+    return out;
+  }
   if (match.recipe == "fuse" || match.params.contains("launches")) {
     return fuse_neighbours(match, settings);  // per launch of a whole segment
   }
@@ -1299,9 +1308,11 @@ std::string candidate_source(const RecipeMatch& match,
   if (match.recipe == "config" || match.recipe == "rewrite") {
     return config_source(match, segment, settings);
   }
-  if (match.recipe == "fuse" || match.recipe == "split" || match.recipe == "retile") {
-    return fuse_source(match, segment, settings);
+  if (match.recipe == "split" || match.recipe == "retile") {
+    const auto [on_base, own] = on_chosen_base(match, settings);
+    return fuse_source(on_base, segment, own);
   }
+  if (match.recipe == "fuse") return fuse_source(match, segment, settings);
   if (match.recipe == "gemm") {
     const auto& p = match.params;
     std::vector<std::string> operands;

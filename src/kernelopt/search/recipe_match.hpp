@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -274,8 +275,9 @@ std::string launch_text(const nlohmann::json& p,
 // (Inductor's, its loop over one chunk of the row: program_id(1) picks the chunk) storing each
 // reduction's lane result per (chunk, row), and a combine kernel reducing a row's partials the same
 // way (sum, max2, min2, Welford's combine) and running Inductor's epilogue. Its own strategy,
-// "split" (proposer rewrite); a Welford loop is made shifted sums first. It starts from fuse's
-// launches where fuse applies, else from the rewrite's, else from config's relaunch ("split_on").
+// "split" (proposer rewrite); a Welford loop is made shifted sums first. It is built on fuse's
+// launches, the rewrite's and config's relaunch, where each applies: the first is the match
+// ("split_on"), the others its "other_bases" (first_on_base).
 // params: {"kind": "segment", "split_on", "launches": [...,
 // split ones with "split_reduction": {"partials", "dtype", "reductions", "shifted_sums"} and their
 // starting "settings" (config's tiles with SPLIT: chunks a row)]}.
@@ -321,15 +323,29 @@ RecipeMatch on_base_match(const std::optional<RecipeMatch>& base,
                           const std::string& recipe,
                           const std::string& why);
 
-// `on_base` applied to fuse's match, then the rewrite's, then config's relaunch: the first match it
-// gives (split and retile add to what the other rewrites did). A launch's parameters in a form it
-// does not expect give nothing from that base, not a failed search.
+// `on_base` applied to fuse's match, then the rewrite's, then config's relaunch (split and retile
+// add to what the other rewrites did): the first match it gives, with the matches on the further
+// bases in params "other_bases" ([{"on": "rewrite" or "config", "params", "why"}]), which a
+// setting "on" picks (on_chosen_base). A launch's parameters in a form it does not expect give
+// nothing from that base, not a failed search.
 using OnBase = std::function<std::optional<RecipeMatch>(const std::optional<RecipeMatch>&,
                                                         const std::string&)>;
 std::optional<RecipeMatch> first_on_base(const std::optional<RecipeMatch>& fuse,
                                          const std::optional<RecipeMatch>& rewrite,
                                          const std::optional<RecipeMatch>& config,
                                          const OnBase& on_base);
+
+// The match a setting's "on" picks among a split's or retile's bases (the first base where the
+// settings have none), and the settings without it. Throws std::invalid_argument for a base the
+// match does not have.
+std::pair<RecipeMatch, nlohmann::json> on_chosen_base(const RecipeMatch& match,
+                                                      const nlohmann::json& settings);
+
+// The starting settings of a match on several bases: `settings_of` of each base's match, the
+// further bases' marked with their "on", interleaved (each base's first, then each one's second).
+std::vector<nlohmann::json> on_bases_settings(
+    const RecipeMatch& match,
+    const std::function<std::vector<nlohmann::json>(const RecipeMatch&)>& settings_of);
 
 // launch_text for a split launch (params with "split_reduction"): the partial buffers, the partial
 // launch on (x programs, chunks) and the combine launch; SPLIT from the settings (4 by default),
@@ -359,7 +375,8 @@ std::string split_combine_launch(const nlohmann::json& p,
 // computed from it), reduced over the spatial rows per channel and stored as the partials of the
 // split's combine (CG of them per chunk), and KERNEL_split_combine, which finishes each row as the
 // split does. Its own strategy, "retile" (proposer rewrite); a Welford loop is made shifted sums
-// first; it starts from fuse's launches where fuse applies, else the rewrite's, else config's.
+// first; like the split, it is built on fuse's, the rewrite's and config's launches where each
+// applies (the first the match, the others its "other_bases").
 // Each row's partials lie together, [xnumel, n_split]; where CG is a power of two the partial
 // kernel combines a group's channels itself (one partial a chunk), else one a (chunk, channel).
 // Launch params: "split_reduction" with "retile": {"groups", "channels", "samples", "spatial",

@@ -30,9 +30,12 @@
 // waits) under the interpreter or where the grid would not be resident.
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -454,24 +457,83 @@ std::optional<RecipeMatch> first_on_base(const std::optional<RecipeMatch>& fuse,
                                          const std::optional<RecipeMatch>& rewrite,
                                          const std::optional<RecipeMatch>& config,
                                          const OnBase& on_base) {
+  std::optional<RecipeMatch> first;
+  nlohmann::json others = nlohmann::json::array();
   for (const auto& [base, on] :
        {std::pair{&fuse, "fuse"}, std::pair{&rewrite, "rewrite"}, std::pair{&config, ""}}) {
+    std::optional<RecipeMatch> m;
     try {
-      if (auto m = on_base(*base, on)) return m;
+      m = on_base(*base, on);
     } catch (const nlohmann::json::exception&) {
       continue;
     }
+    if (!m) continue;
+    if (!first) {
+      first = std::move(m);
+    } else {
+      others.push_back({{"on", std::string(on).empty() ? "config" : on},
+                        {"params", std::move(m->params)},
+                        {"why", std::move(m->why)}});
+    }
   }
-  return std::nullopt;
+  if (first && !others.empty()) first->params["other_bases"] = std::move(others);
+  return first;
+}
+
+std::pair<RecipeMatch, nlohmann::json> on_chosen_base(const RecipeMatch& match,
+                                                      const nlohmann::json& settings) {
+  nlohmann::json own = settings;
+  RecipeMatch chosen = match;
+  chosen.params.erase("other_bases");
+  if (!settings.is_object() || !settings.contains("on")) return {chosen, own};
+  const std::string on = settings.at("on").get<std::string>();
+  own.erase("on");
+  for (const auto& other : match.params.value("other_bases", nlohmann::json::array())) {
+    if (other.at("on") == on) {
+      return {RecipeMatch{match.recipe, other.at("params"), other.at("why").get<std::string>()},
+              own};
+    }
+  }
+  throw std::invalid_argument(
+      fmt::format("the {} match has no launches on the {} base", match.recipe, on));
+}
+
+std::vector<nlohmann::json> on_bases_settings(
+    const RecipeMatch& match,
+    const std::function<std::vector<nlohmann::json>(const RecipeMatch&)>& settings_of) {
+  std::vector<std::vector<nlohmann::json>> each{settings_of(on_chosen_base(match, {}).first)};
+  for (const auto& other : match.params.value("other_bases", nlohmann::json::array())) {
+    const nlohmann::json on = {{"on", other.at("on")}};
+    std::vector<nlohmann::json> starts = settings_of(on_chosen_base(match, on).first);
+    for (auto& s : starts) {
+      s["on"] = other.at("on");
+    }
+    each.push_back(std::move(starts));
+  }
+  // Interleaved: each base's first start, then each one's second, so that a round cut short by
+  // the budget has tried the strategy on every base (L2/85, session 17: the retile on fuse's
+  // launches lost with fuse at 0.72x while the rewrite, a base it did not try, won alone).
+  std::vector<nlohmann::json> out;
+  for (std::size_t k = 0;; ++k) {
+    bool any = false;
+    for (const auto& starts : each) {
+      if (k < starts.size()) {
+        out.push_back(starts[k]);
+        any = true;
+      }
+    }
+    if (!any) break;
+  }
+  return out;
 }
 
 std::optional<RecipeMatch> split_of(const std::optional<RecipeMatch>& fuse,
                                     const std::optional<RecipeMatch>& rewrite,
                                     const std::optional<RecipeMatch>& config) {
-  // The split adds to what the other rewrites did to the segment: fuse's launches where fuse
-  // applies (L2/85's norm computed inside its pool), else the rewrite's (shifted sums, recompute
-  // instead of reload), else config's relaunch; the next where one leaves nothing to split (a
-  // one-pass rewrite has no loop left).
+  // The split adds to what the other rewrites did to the segment: fuse's launches (L2/85's norm
+  // computed inside its pool), the rewrite's (shifted sums, recompute instead of reload) and
+  // config's relaunch, each where it leaves something to split (a one-pass rewrite has no loop
+  // left); the first is the match, the others its further bases.
   return first_on_base(fuse, rewrite, config, split_on);
 }
 

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# One device call of bench work, one problem at a time: for each problem number, a
+# `bench --search` run of that problem alone (RUN_ROOT/L<level>_<n>/), then `remeasure` of its
+# accepted replacements in a fresh worker, each under what is left of the call's budget, so a
+# call's limit cuts the last problem, not the first. After every step the run folders' small
+# files (no Inductor caches, captures, work files or re-measure scratch) go back as OUT/runs.tgz.
+# Usage: scripts/gpu/bench_each.sh BINARY OUT BUDGET_SECONDS KERNELBENCH_DIR LEVEL RUN_ROOT N...
+set -u
+bin=$1 out=$2 budget=$3 kb=$4 level=$5 root=$6
+shift 6
+start=$(date +%s)
+left() { echo $(( budget - ($(date +%s) - start) )); }
+pack() {
+  tar czf "$out/runs.tgz.tmp" --exclude=inductor-cache --exclude=capture --exclude=work \
+    --exclude=remeasure "$root" 2>/dev/null && mv "$out/runs.tgz.tmp" "$out/runs.tgz"
+}
+mkdir -p "$root"
+for n in "$@"; do
+  if (( $(left) < 120 )); then echo "budget spent; skipped $n"; continue; fi
+  run="$root/L${level}_$n"
+  timeout -s KILL "$(left)" "$bin" bench "$kb" --level "$level" --problems "$n" -o "$run" \
+    --search --budget 100 --timeout 200 --iters 20 --samples 30 --gate-timeout 120 -q \
+    > "$run.bench_log.txt" 2>&1
+  echo "bench L$level/$n rc=$? at $(( $(date +%s) - start ))s"; tail -3 "$run.bench_log.txt"
+  mv "$run.bench_log.txt" "$run/bench_log.txt" 2>/dev/null
+  pack
+  if (( $(left) > 45 )) && [[ -f "$run/summary.json" ]]; then
+    timeout -s KILL "$(left)" "$bin" remeasure "$run" --samples 30 > "$run/remeasure_log.txt" 2>&1
+    echo "remeasure L$level/$n rc=$? at $(( $(date +%s) - start ))s"; tail -4 "$run/remeasure_log.txt"
+    pack
+  fi
+done
