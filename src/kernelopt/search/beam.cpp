@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "kernelopt/search/detail/interleave.hpp"
+
 namespace kernelopt::search {
 
 namespace {
@@ -91,19 +93,15 @@ BeamResult beam_search(int segment,
   // Round 1 takes the strategies' starting settings in turn (each one's first, then each one's
   // second, ...): a budget that ends inside the round has tried every strategy, not only the first
   // one's list (L1/41: config's four starts left the pool recipe one).
-  std::vector<std::vector<nlohmann::json>> starts;
-  std::size_t longest = 0;
+  std::vector<std::vector<Proposal>> starts;
+  starts.reserve(strategies.size());
   for (const Strategy& s : strategies) {
-    starts.push_back(hooks.initial(s.name));
-    longest = std::max(longest, starts.back().size());
-  }
-  std::vector<Proposal> first;
-  for (std::size_t k = 0; k < longest; ++k) {
-    for (std::size_t i = 0; i < strategies.size(); ++i) {
-      if (k < starts[i].size()) first.push_back({segment, strategies[i].name, starts[i][k], 1});
+    std::vector<Proposal>& own = starts.emplace_back();
+    for (auto& settings : hooks.initial(s.name)) {
+      own.push_back({segment, s.name, std::move(settings), 1});
     }
   }
-  run_round(first);
+  run_round(detail::interleaved(starts));
   result.rounds_run = 1;
   int flat_rounds = 0;  // rounds in a row without a gain of min_gain
   for (int round = 2; round <= options.rounds && !out_of_budget; ++round) {

@@ -1200,16 +1200,16 @@ std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
     long high;
   };
 
-  // Per recipe: its knobs, and the most elements one program may hold (product of the element
-  // knobs) before it spills.
-  if (settings.contains("on")) {  // a split's or retile's further base: its launches' knobs
+  if (settings.contains("on")) {  // a split's or retile's further base: that base's neighbours
     const auto [on_base, own] = on_chosen_base(match, settings);
-    std::vector<nlohmann::json> out = fuse_neighbours(on_base, own);
+    std::vector<nlohmann::json> out = recipe_neighbours(on_base, own);
     for (auto& s : out) {
       s["on"] = settings.at("on");
     }
     return out;
   }
+  // Per recipe: its knobs, and the most elements one program may hold (product of the element
+  // knobs) before it spills.
   if (match.recipe == "fuse" || match.params.contains("launches")) {
     return fuse_neighbours(match, settings);  // per launch of a whole segment
   }

@@ -43,6 +43,7 @@
 
 #include "kernelopt/inductor/detail/call_statements.hpp"
 #include "kernelopt/inductor/detail/pytext.hpp"
+#include "kernelopt/search/detail/interleave.hpp"
 #include "kernelopt/search/detail/looped_reduction.hpp"
 #include "kernelopt/search/recipe_match.hpp"
 
@@ -480,6 +481,15 @@ std::optional<RecipeMatch> first_on_base(const std::optional<RecipeMatch>& fuse,
   return first;
 }
 
+namespace {
+
+// The match on a further base, from its entry in params "other_bases".
+RecipeMatch match_on(const RecipeMatch& match, const nlohmann::json& other) {
+  return RecipeMatch{match.recipe, other.at("params"), other.at("why").get<std::string>()};
+}
+
+}  // namespace
+
 std::pair<RecipeMatch, nlohmann::json> on_chosen_base(const RecipeMatch& match,
                                                       const nlohmann::json& settings) {
   nlohmann::json own = settings;
@@ -489,10 +499,7 @@ std::pair<RecipeMatch, nlohmann::json> on_chosen_base(const RecipeMatch& match,
   const std::string on = settings.at("on").get<std::string>();
   own.erase("on");
   for (const auto& other : match.params.value("other_bases", nlohmann::json::array())) {
-    if (other.at("on") == on) {
-      return {RecipeMatch{match.recipe, other.at("params"), other.at("why").get<std::string>()},
-              own};
-    }
+    if (other.at("on") == on) return {match_on(match, other), own};
   }
   throw std::invalid_argument(
       fmt::format("the {} match has no launches on the {} base", match.recipe, on));
@@ -501,30 +508,17 @@ std::pair<RecipeMatch, nlohmann::json> on_chosen_base(const RecipeMatch& match,
 std::vector<nlohmann::json> on_bases_settings(
     const RecipeMatch& match,
     const std::function<std::vector<nlohmann::json>(const RecipeMatch&)>& settings_of) {
-  std::vector<std::vector<nlohmann::json>> each{settings_of(on_chosen_base(match, {}).first)};
-  for (const auto& other : match.params.value("other_bases", nlohmann::json::array())) {
-    const nlohmann::json on = {{"on", other.at("on")}};
-    std::vector<nlohmann::json> starts = settings_of(on_chosen_base(match, on).first);
-    for (auto& s : starts) {
-      s["on"] = other.at("on");
-    }
-    each.push_back(std::move(starts));
-  }
   // Interleaved: each base's first start, then each one's second, so that a round cut short by
   // the budget has tried the strategy on every base (L2/85, session 17: the retile on fuse's
   // launches lost with fuse at 0.72x while the rewrite, a base it did not try, won alone).
-  std::vector<nlohmann::json> out;
-  for (std::size_t k = 0;; ++k) {
-    bool any = false;
-    for (const auto& starts : each) {
-      if (k < starts.size()) {
-        out.push_back(starts[k]);
-        any = true;
-      }
+  std::vector<std::vector<nlohmann::json>> each{settings_of(on_chosen_base(match, {}).first)};
+  for (const auto& other : match.params.value("other_bases", nlohmann::json::array())) {
+    std::vector<nlohmann::json>& starts = each.emplace_back(settings_of(match_on(match, other)));
+    for (auto& s : starts) {
+      s["on"] = other.at("on");
     }
-    if (!any) break;
   }
-  return out;
+  return detail::interleaved(each);
 }
 
 std::optional<RecipeMatch> split_of(const std::optional<RecipeMatch>& fuse,
