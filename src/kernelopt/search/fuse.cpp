@@ -23,6 +23,7 @@
 
 #include "kernelopt/inductor/detail/call_statements.hpp"
 #include "kernelopt/inductor/detail/pytext.hpp"
+#include "kernelopt/search/detail/straight_line.hpp"
 #include "kernelopt/search/recipe_match.hpp"
 
 namespace kernelopt::search {
@@ -79,56 +80,7 @@ std::optional<Function> function_of(const std::string& source) {
   return f;
 }
 
-bool ident_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-}
-
-// The identifiers of a line outside quotes that are not attributes (`tl.load` gives `tl`).
-template <typename Visit>
-std::string map_identifiers(const std::string& line, Visit visit) {
-  std::string out;
-  char quote = 0;
-  for (std::size_t i = 0; i < line.size();) {
-    const char c = line[i];
-    if (quote != 0) {
-      out += c;
-      if (c == quote) quote = 0;
-      ++i;
-      continue;
-    }
-    if (c == '\'' || c == '"') {
-      quote = c;
-      out += c;
-      ++i;
-      continue;
-    }
-    if (std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_') {
-      std::size_t j = i;
-      while (j < line.size() && ident_char(line[j])) {
-        ++j;
-      }
-      const std::string name = line.substr(i, j - i);
-      const bool attribute = i > 0 && line[i - 1] == '.';
-      out += attribute ? name : visit(name);
-      i = j;
-      continue;
-    }
-    if (std::isdigit(static_cast<unsigned char>(c)) != 0) {  // a number (1e-05 stays whole)
-      std::size_t j = i;
-      while (j < line.size() &&
-             (ident_char(line[j]) || line[j] == '.' ||
-              ((line[j] == '-' || line[j] == '+') && (line[j - 1] == 'e' || line[j - 1] == 'E')))) {
-        ++j;
-      }
-      out += line.substr(i, j - i);
-      i = j;
-      continue;
-    }
-    out += c;
-    ++i;
-  }
-  return out;
-}
+using detail::map_identifiers;
 
 bool uses(const std::string& line, const std::string& name) {
   bool found = false;
@@ -534,9 +486,11 @@ std::optional<Inlined> inline_producer(const std::string& p_source,
   // ---- the consumer: every use of c_param is a load ----
   Inlined out;
   std::vector<std::string> fused_body;
+  std::vector<bool> pasted;  // per line of fused_body: a line of a copy
   for (const auto& line : c->body) {
     if (!uses(line, c_param)) {
       fused_body.push_back(line);
+      pasted.push_back(false);
       continue;
     }
     const auto [lhs, rhs] = py::split_keyword(std::string(py::trim(line)));
@@ -584,12 +538,23 @@ std::optional<Inlined> inline_producer(const std::string& p_source,
                            fmt::join(*p_args, ", "));
       }
       fused_body.push_back(pad + text);
+      pasted.push_back(true);
     }
     std::string value = fmt::format("{}{}.to({})", prefix, stored, *type);
     if (!other.empty()) value = fmt::format("tl.where({}, {}, {})", mask, value, other);
     fused_body.push_back(fmt::format("{}{} = {}", pad, lhs, value));
+    pasted.push_back(false);
   }
   if (out.loads == 0) return std::nullopt;
+  // The copies' index arithmetic simplified, their loads of what depends on fewer dimensions
+  // than the tile narrowed, and what several copies compute alike computed once.
+  auto tidied = detail::tidy_pasted(fused_body, pasted);
+  fused_body = std::move(tidied.body);
+  out.simplified = tidied.simplified;
+  out.narrowed = tidied.narrowed;
+  out.merged = tidied.merged;
+  const int per_copy = std::max<int>(1, static_cast<int>(body.size()));  // P's statements
+  out.cost = std::clamp((tidied.pasted_kept + per_copy - 1) / per_copy, 1, out.loads);
   // ---- the fused module text: C's, renamed, with P's parameters after C's pointers ----
   const std::string& def = c->head[c->def];
   out.kernel = def.substr(4, def.find('(') - 4) + "_fused";
@@ -679,6 +644,7 @@ std::optional<RecipeMatch> match_fuse(const inductor::OutputCode& code,
     const std::string& p_source = split ? split->apply_source : p_kernel->source;
     std::map<std::size_t, nlohmann::json> fused;
     int loads = 0;
+    int merged = 0;  // the copies' statements computed once (straight_line.cpp)
     std::vector<std::string> names;
     for (const std::size_t j : consumers) {
       const nlohmann::json& c = relaunches[j];
@@ -711,12 +677,14 @@ std::optional<RecipeMatch> match_fuse(const inductor::OutputCode& code,
       if (extra.size() != inlined->new_params.size()) break;
       nlohmann::json f = c;
       f["inlined_loads"] = inlined->loads;
+      f["inlined_cost"] = inlined->cost;
       f["args"] = args_with(c.at("args"), extra);
       f["kernel"] = inlined->kernel;
       f["source"] = inlined->source;
       f["fused"] = true;
       fused[j] = std::move(f);
       loads += inlined->loads;
+      merged += inlined->merged;
       names.push_back(c.at("kernel").get<std::string>());
     }
     if (fused.size() != consumers.size()) continue;
@@ -742,21 +710,25 @@ std::optional<RecipeMatch> match_fuse(const inductor::OutputCode& code,
     }
     nlohmann::json params = {{"launches", launches}, {"producer", p.at("kernel")},
                              {"consumers", names},   {"buffer", buffer},
-                             {"loads", loads},       {"mish", mish}};
+                             {"loads", loads},       {"mish", mish},
+                             {"merged", merged}};
+    const std::string tidied =
+        merged > 0 ? fmt::format(" (the copies' repeated statements computed once: {})", merged)
+                   : "";
     if (split) {
       params["split"] = split->stats;
       return RecipeMatch{
           "fuse", params,
           fmt::format("{} split: its rows' statistics ({}) stored, its normalized rows computed "
-                      "inside {} at {} loads of {}: {} is no longer written and reread",
+                      "inside {} at {} loads of {}: {} is no longer written and reread{}",
                       p.at("kernel").get<std::string>(), fmt::join(split->stats, ", "),
-                      fmt::join(names, " and "), loads, buffer, buffer)};
+                      fmt::join(names, " and "), loads, buffer, buffer, tidied)};
     }
     return RecipeMatch{
         "fuse", params,
-        fmt::format("{} inlined into {} at {} loads of {}: {} is no longer written and reread",
+        fmt::format("{} inlined into {} at {} loads of {}: {} is no longer written and reread{}",
                     p.at("kernel").get<std::string>(), fmt::join(names, " and "), loads, buffer,
-                    buffer)};
+                    buffer, tidied)};
   }
   return std::nullopt;
 }
@@ -772,11 +744,14 @@ std::string prefix_of(std::size_t r) {
 // A launch's tile as the fused segment relaunches it. YBLOCK is raised to what the y grid needs
 // (an autotuned setting may have relied on the z overflow). A fused kernel holds a copy of the
 // producer per inlined load: its tile shrinks so that tile elements times copies stay near what
-// one unfused tile holds (4096), halving the largest block, YBLOCK not below what y needs.
+// one unfused tile holds (4096), halving the largest block, YBLOCK not below what y needs, and
+// its warps halved to keep two elements a thread. The
+// copies count at what is left of them once the pasted statements are tidied (`inlined_cost`:
+// L2/85's 16 copies of a 22-statement norm keep 7 statements each, about 6 whole copies).
 nlohmann::json shrink_for_copies(const nlohmann::json& launch, nlohmann::json s) {
   const long min_y = smallest_yblock(launch);  // y_grid_fits: CUDA's 65535 programs in y
   if (s.contains("YBLOCK") && s.at("YBLOCK").get<long>() < min_y) s["YBLOCK"] = min_y;
-  const long copies = launch.value("inlined_loads", 1L);
+  const long copies = launch.value("inlined_cost", launch.value("inlined_loads", 1L));
   if (copies <= 1) return s;
   const long cap = std::max(64L, 4096L / copies);
   const auto elements = [&]() {
@@ -797,6 +772,15 @@ nlohmann::json shrink_for_copies(const nlohmann::json& launch, nlohmann::json s)
     }
     if (largest == nullptr) break;
     s[largest] = s.value(largest, 1L) / 2;
+  }
+  // Warps for the shrunk tile: at least two elements a thread (L2/65's pool tile of 256 took 16
+  // warps from the unfused kernel's settings, 0.54x; 4 warps, 1.33x).
+  if (s.contains("num_warps")) {
+    long warps = s.at("num_warps").get<long>();
+    while (warps > 1 && warps * 64 > elements()) {
+      warps /= 2;
+    }
+    s["num_warps"] = warps;
   }
   return s;
 }
