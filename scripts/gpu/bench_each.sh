@@ -5,9 +5,13 @@
 # call's limit cuts the last problem, not the first. After every step the run folders' small
 # files (no Inductor caches, captures, work files or re-measure scratch) go back as OUT/runs.tgz.
 # Usage: scripts/gpu/bench_each.sh BINARY OUT BUDGET_SECONDS KERNELBENCH_DIR LEVEL RUN_ROOT N...
+# SEARCH_BUDGET (default 100) is each problem's `--budget`, PROBLEM_TIMEOUT (default 200) its
+# `--timeout` (L3's compiles want more: L3/27 did not finish within 200 s).
 set -u
 bin=$1 out=$2 budget=$3 kb=$4 level=$5 root=$6
 shift 6
+search_budget=${SEARCH_BUDGET:-100}
+problem_timeout=${PROBLEM_TIMEOUT:-200}
 start=$(date +%s)
 left() { echo $(( budget - ($(date +%s) - start) )); }
 pack() {
@@ -19,7 +23,8 @@ for n in "$@"; do
   if (( $(left) < 120 )); then echo "budget spent; skipped $n"; continue; fi
   run="$root/L${level}_$n"
   timeout -s KILL "$(left)" "$bin" bench "$kb" --level "$level" --problems "$n" -o "$run" \
-    --search --budget 100 --timeout 200 --iters 20 --samples 30 --gate-timeout 120 -q \
+    --search --budget "$search_budget" --timeout "$problem_timeout" --iters 20 --samples 30 \
+    --gate-timeout 120 -q \
     > "$run.bench_log.txt" 2>&1
   echo "bench L$level/$n rc=$? at $(( $(date +%s) - start ))s"; tail -3 "$run.bench_log.txt"
   mv "$run.bench_log.txt" "$run/bench_log.txt" 2>/dev/null
