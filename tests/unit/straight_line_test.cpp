@@ -86,6 +86,9 @@ TEST(StraightLine, KeepsAnIndexWhoseRemainderCanReachTheDivisor) {
                                                 // 32256 is no multiple of 2048
       "+a2 = (y0 + ks0*x2) % 64",               // ks0 has no known range
       "+a3 = (y0 - 1) % 64",                    // negative: Triton's % is C's, not Python's
+      // Products past 64 bits: kept as written (UBSan checks that nothing overflows).
+      "+a4 = ((999999999999999*999999999999999 + y0) % 64)",
+      "+a5 = ((999999999999999*999999*x2 + y0) // 64)",
   });
   const auto t = tidy_pasted(b.lines, b.pasted);
   EXPECT_EQ(t.simplified, 0);

@@ -52,17 +52,40 @@ struct Known {
 
 using Ranges = std::map<std::string, Range>;
 
+// a * b and a + b, none where they overflow (an index too large to reason about is kept as is).
+std::optional<long long> times(long long a, long long b) {
+  long long r = 0;
+  if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+
+std::optional<long long> plus(std::optional<long long> a, std::optional<long long> b) {
+  long long r = 0;
+  if (!a || !b || __builtin_add_overflow(*a, *b, &r)) return std::nullopt;
+  return r;
+}
+
+// k * [lo, hi] as a range, none on overflow.
+std::optional<Range> scaled(const Range& r, long long k) {
+  const auto lo = times(k, r.lo);
+  const auto hi = times(k, r.hi);
+  if (!lo || !hi) return std::nullopt;
+  return Range{std::min(*lo, *hi), std::max(*lo, *hi)};
+}
+
 std::optional<Range> affine_range(const Affine& a, const Ranges& ranges) {
-  Range r{a.constant, a.constant};
+  std::optional<long long> lo = a.constant;
+  std::optional<long long> hi = a.constant;
   for (const auto& [name, k] : a.terms) {
     const auto it = ranges.find(name);
     if (it == ranges.end()) return std::nullopt;
-    const long long lo = k * it->second.lo;
-    const long long hi = k * it->second.hi;
-    r.lo += std::min(lo, hi);
-    r.hi += std::max(lo, hi);
+    const auto term = scaled(it->second, k);
+    if (!term) return std::nullopt;
+    lo = plus(lo, term->lo);
+    hi = plus(hi, term->hi);
   }
-  return r;
+  if (!lo || !hi) return std::nullopt;
+  return Range{*lo, *hi};
 }
 
 // A // d or A % d (d > 0) of a non-negative affine A over names of known non-negative ranges:
@@ -135,16 +158,23 @@ class IndexParser {
     out.divides = a.divides || b.divides;
     if (a.affine && b.affine) {
       Affine sum = *a.affine;
-      sum.constant += sign * b.affine->constant;
+      auto constant = plus(sum.constant, times(sign, b.affine->constant));
+      bool fits = constant.has_value();
+      sum.constant = constant.value_or(0);
       for (const auto& [name, k] : b.affine->terms) {
-        sum.terms[name] += sign * k;
+        const auto factor = plus(sum.terms[name], times(sign, k));
+        fits = fits && factor.has_value();
+        sum.terms[name] = factor.value_or(0);
         if (sum.terms[name] == 0) sum.terms.erase(name);
       }
-      out.affine = sum;
+      if (fits) out.affine = sum;
     }
     if (a.range && b.range) {
-      out.range = sign > 0 ? Range{a.range->lo + b.range->lo, a.range->hi + b.range->hi}
-                           : Range{a.range->lo - b.range->hi, a.range->hi - b.range->lo};
+      const auto lo =
+          sign > 0 ? plus(a.range->lo, b.range->lo) : plus(a.range->lo, times(-1, b.range->hi));
+      const auto hi =
+          sign > 0 ? plus(a.range->hi, b.range->hi) : plus(a.range->hi, times(-1, b.range->lo));
+      if (lo && hi) out.range = Range{*lo, *hi};
     }
     return out;
   }
@@ -193,18 +223,19 @@ class IndexParser {
       const long long k = ka ? *ka : *kb;
       const Value& v = ka ? b : a;
       if (v.affine) {
-        Affine scaled = *v.affine;
-        scaled.constant *= k;
-        for (auto& [name, factor] : scaled.terms) {
-          factor *= k;
+        Affine product = *v.affine;
+        const auto c = times(product.constant, k);
+        bool fits = c.has_value();
+        product.constant = c.value_or(0);
+        for (auto& [name, factor] : product.terms) {
+          const auto f = times(factor, k);
+          fits = fits && f.has_value();
+          factor = f.value_or(0);
         }
-        if (k == 0) scaled.terms.clear();
-        out.affine = scaled;
+        if (k == 0) product.terms.clear();
+        if (fits) out.affine = product;
       }
-      if (v.range) {
-        out.range = Range{std::min(k * v.range->lo, k * v.range->hi),
-                          std::max(k * v.range->lo, k * v.range->hi)};
-      }
+      if (v.range) out.range = scaled(*v.range, k);
       return out;
     }
     const auto d = constant(b);
@@ -456,7 +487,7 @@ Tidied tidy_pasted(const std::vector<std::string>& body, const std::vector<bool>
     // Numels and index ranges.
     if (name.size() > 5 && name.substr(name.size() - 5) == "numel") {
       const std::string dim = name.substr(0, name.size() - 5);
-      if (!rhs.empty() && std::all_of(rhs.begin(), rhs.end(), [](char ch) {
+      if (!rhs.empty() && rhs.size() <= 15 && std::all_of(rhs.begin(), rhs.end(), [](char ch) {
             return std::isdigit(static_cast<unsigned char>(ch)) != 0;
           })) {
         numel[dim == "r" ? "r0_" : dim] = std::stoll(rhs);
