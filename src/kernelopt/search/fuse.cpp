@@ -550,8 +550,6 @@ std::optional<Inlined> inline_producer(const std::string& p_source,
   // than the tile narrowed, and what several copies compute alike computed once.
   auto tidied = detail::tidy_pasted(fused_body, pasted);
   fused_body = std::move(tidied.body);
-  out.simplified = tidied.simplified;
-  out.narrowed = tidied.narrowed;
   out.merged = tidied.merged;
   const int per_copy = std::max<int>(1, static_cast<int>(body.size()));  // P's statements
   out.cost = std::clamp((tidied.pasted_kept + per_copy - 1) / per_copy, 1, out.loads);
@@ -745,9 +743,9 @@ std::string prefix_of(std::size_t r) {
 // (an autotuned setting may have relied on the z overflow). A fused kernel holds a copy of the
 // producer per inlined load: its tile shrinks so that tile elements times copies stay near what
 // one unfused tile holds (4096), halving the largest block, YBLOCK not below what y needs, and
-// its warps halved to keep two elements a thread. The
-// copies count at what is left of them once the pasted statements are tidied (`inlined_cost`:
-// L2/85's 16 copies of a 22-statement norm keep 7 statements each, about 6 whole copies).
+// its warps halved to keep two elements a thread. The copies count at what is left of them once
+// the pasted statements are tidied (`inlined_cost`: L2/85's 16 copies of a 22-statement norm
+// keep 7 statements each, about 6 whole copies).
 nlohmann::json shrink_for_copies(const nlohmann::json& launch, nlohmann::json s) {
   const long min_y = smallest_yblock(launch);  // y_grid_fits: CUDA's 65535 programs in y
   if (s.contains("YBLOCK") && s.at("YBLOCK").get<long>() < min_y) s["YBLOCK"] = min_y;

@@ -445,8 +445,6 @@ struct Inlined {
   std::string kernel;                   // its name
   std::vector<std::string> new_params;  // P's pointer parameters C now takes, renamed
   int loads = 0;                        // loads of B replaced
-  int simplified = 0;                   // the copies' index definitions simplified
-  int narrowed = 0;                     // the copies' loads narrowed to their address's dims
   int merged = 0;                       // the copies' statements computed once (see straight_line)
   int cost = 1;  // what the copies cost, in whole copies of P's body (at least 1; loads at most)
 };

@@ -22,10 +22,6 @@ namespace {
 
 namespace py = inductor::detail;
 
-bool ident_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-}
-
 // ---- index expressions: integers, index names, + - * // % and brackets ----
 
 struct Range {
@@ -136,7 +132,6 @@ class IndexParser {
   bool take(std::string_view op) {
     skip();
     if (text_.substr(pos_, op.size()) != op) return false;
-    if (op == "/" && text_.substr(pos_, 2) == "//") return false;
     pos_ += op.size();
     return true;
   }
@@ -268,7 +263,7 @@ class IndexParser {
       return v;
     }
     std::size_t end = pos_;
-    while (end < text_.size() && ident_char(text_[end])) {
+    while (end < text_.size() && py::is_ident_char(text_[end])) {
       ++end;
     }
     if (end == pos_) return std::nullopt;
@@ -395,7 +390,7 @@ std::string map_identifiers(const std::string& line,
     }
     if (std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_') {
       std::size_t j = i;
-      while (j < line.size() && ident_char(line[j])) {
+      while (j < line.size() && py::is_ident_char(line[j])) {
         ++j;
       }
       const std::string name = line.substr(i, j - i);
@@ -407,7 +402,7 @@ std::string map_identifiers(const std::string& line,
     if (std::isdigit(static_cast<unsigned char>(c)) != 0) {  // a number (1e-05 stays whole)
       std::size_t j = i;
       while (j < line.size() &&
-             (ident_char(line[j]) || line[j] == '.' ||
+             (py::is_ident_char(line[j]) || line[j] == '.' ||
               ((line[j] == '-' || line[j] == '+') && (line[j - 1] == 'e' || line[j - 1] == 'E')))) {
         ++j;
       }
@@ -509,16 +504,26 @@ Tidied tidy_pasted(const std::vector<std::string>& body, const std::vector<bool>
         rhs.find("True") != std::string::npos) {
       trivial_masks.insert(name);
     }
-    if (pasted[i]) {
-      // Index simplification.
-      if (auto v = IndexParser(rhs, known).parse(); v && v->affine && v->divides) {
-        const std::string text = affine_text(*v->affine);
-        if (divisions(text) < divisions(rhs)) {
-          rhs = text;
-          ++out.simplified;
-        }
+    // What the name holds, as an index: its affine form, its range.
+    IndexParser parser(rhs, known);
+    auto index = parser.parse();
+    if (index && pasted[i] && index->affine && index->divides) {  // index simplification
+      const std::string text = affine_text(*index->affine);
+      if (divisions(text) < divisions(rhs)) {
+        rhs = text;
+        index->range = affine_range(*index->affine, parser.ranges());  // the range of the text
+        ++out.simplified;
       }
-      // Mask narrowing.
+    }
+    if (index) {
+      for (const auto& [atom, range] : parser.ranges()) {
+        known.ranges.emplace(atom, range);
+      }
+      if (index->range) known.ranges[name] = *index->range;
+      if (pasted[i] && index->affine) known.aliases[name] = *index->affine;
+    }
+    if (pasted[i]) {
+      // Mask narrowing (a load is no index: what the parser read of it is nothing).
       if (const auto args = py::call_args(rhs, "tl.load"); args && args->size() >= 2) {
         const auto parts = conjuncts((*args)[1]);
         if (parts) {
@@ -539,15 +544,6 @@ Tidied tidy_pasted(const std::vector<std::string>& body, const std::vector<bool>
           }
         }
       }
-    }
-    // What the name holds: its range (an index), its dimensions.
-    IndexParser parser(rhs, known);
-    if (const auto v = parser.parse(); v) {
-      for (const auto& [atom, range] : parser.ranges()) {
-        known.ranges.emplace(atom, range);
-      }
-      if (v->range) known.ranges[name] = *v->range;
-      if (pasted[i] && v->affine) known.aliases[name] = *v->affine;
     }
     dims[name] = dims_of(rhs);
     // Common statements.

@@ -22,10 +22,6 @@ bool is_ident_start(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_';
 }
 
-bool is_ident_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-}
-
 // Offset just past the quoted string that starts at `pos` (a quote), or text.size().
 std::size_t skip_string(std::string_view text, std::size_t pos) {
   const char quote = text[pos];
@@ -334,6 +330,10 @@ std::string joined_statement(const std::vector<std::string>& lines, std::size_t&
     depth += bracket_balance(lines[i]);
   }
   return text;
+}
+
+bool is_ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
 }
 
 bool is_identifier(std::string_view text) {

@@ -50,6 +50,9 @@ std::size_t indentation(std::string_view line);
 // is still open (one Python statement over several physical lines); `i` is left at its last line.
 std::string joined_statement(const std::vector<std::string>& lines, std::size_t& i);
 
+// Whether `c` may stand inside a Python identifier (a letter, a digit or '_').
+bool is_ident_char(char c);
+
 // Whether `text` is a Python identifier.
 bool is_identifier(std::string_view text);
 
