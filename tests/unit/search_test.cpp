@@ -407,6 +407,51 @@ TEST(Beam, TheFirstRoundTakesTheStrategiesInTurn) {
   EXPECT_NE(r.stopped.find("budget spent"), std::string::npos) << r.stopped;
 }
 
+// Past its share of the budget (and once each strategy's first start is tried), round 1 leaves its
+// other starts to round 2, behind the neighbours of the best: with six evaluations, the tile next
+// to the best start (2048, 1.35x) is reached; spending them all on the six starts ends at 1.2x.
+TEST(Beam, TheFirstRoundLeavesItsOtherStartsPastItsShare) {
+  const auto run = [](double share, std::vector<std::string>& order) {
+    BeamOptions options;
+    options.budget_s = 55;  // six evaluations of 10 s
+    options.first_round_share = share;
+    Memory memory;
+    BeamHooks hooks;
+    hooks.initial = [](const std::string&) {
+      return std::vector<nlohmann::json>{{{"block", 256}}, {{"block", 512}}, {{"block", 1024}}};
+    };
+    hooks.neighbours = [](const Proposal& p) {
+      return std::vector<nlohmann::json>{{{"block", 4 * p.settings.at("block").get<long>()}}};
+    };
+    hooks.evaluate = [&](const Proposal& p) {
+      const long block = p.settings.at("block").get<long>();
+      order.push_back(p.strategy + ":" + std::to_string(block) + "/" + std::to_string(p.round));
+      Attempt a;
+      a.correct = true;
+      a.ratio = objective(block);
+      a.accepted = *a.ratio >= 1.01;
+      return a;
+    };
+    hooks.spent = [&] { return 10.0 * static_cast<double>(order.size()); };
+    return beam_search(0, {{"config", ""}, {"recipe:pool", ""}}, hooks, options, memory);
+  };
+  std::vector<std::string> shared;
+  const BeamResult r = run(0.5, shared);
+  // Round 1 stops at 30 s (past 27.5 s, both strategies tried); round 2 takes the beam's
+  // neighbours (config:512's, then the two 256s') before the starts left over.
+  EXPECT_EQ(shared,
+            (std::vector<std::string>{"config:256/1", "recipe:pool:256/1", "config:512/1",
+                                      "config:2048/2", "config:1024/2", "recipe:pool:1024/2"}));
+  ASSERT_TRUE(r.best.has_value());
+  EXPECT_EQ(r.best->proposal.settings.at("block"), 2048);
+  std::vector<std::string> whole;
+  const BeamResult all = run(1.0, whole);  // round 1 may take the whole budget
+  EXPECT_EQ(whole.size(), 6U);
+  EXPECT_EQ(whole.back(), "recipe:pool:1024/1");
+  ASSERT_TRUE(all.best.has_value());
+  EXPECT_EQ(all.best->proposal.settings.at("block"), 1024);
+}
+
 TEST(Beam, WithoutMemoryTriedSettingsAreEvaluatedAgain) {
   BeamOptions options;
   options.budget_s = 10000;

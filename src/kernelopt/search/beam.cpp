@@ -1,6 +1,7 @@
 #include "kernelopt/search/beam.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -60,11 +61,20 @@ BeamResult beam_search(int segment,
   bool out_of_budget = false;
   std::string abandoned;  // why the memory dropped a strategy's proposals, the last one
   // Evaluates the round's proposals in order, unless the budget is spent; skips what the memory
-  // says was tried and repeats within the round.
-  auto run_round = [&](std::vector<Proposal> proposals) {
+  // says was tried and repeats within the round. With `deferred`, the proposals after the first
+  // `wave` are left to it once the round's share of the budget is spent.
+  auto run_round = [&](std::vector<Proposal> proposals, std::size_t wave = 0,
+                       std::vector<Proposal>* deferred = nullptr) {
     int evaluated = 0;
     std::vector<Proposal> seen;
-    for (Proposal& p : proposals) {
+    for (std::size_t i = 0; i < proposals.size(); ++i) {
+      Proposal& p = proposals[i];
+      if (deferred != nullptr && i >= wave &&
+          hooks.spent() >= options.first_round_share * options.budget_s) {
+        deferred->assign(std::make_move_iterator(proposals.begin() + static_cast<long>(i)),
+                         std::make_move_iterator(proposals.end()));
+        break;
+      }
       const bool repeat = std::any_of(seen.begin(), seen.end(), [&](const Proposal& q) {
         return q.strategy == p.strategy && q.settings == p.settings;
       });
@@ -92,16 +102,22 @@ BeamResult beam_search(int segment,
 
   // Round 1 takes the strategies' starting settings in turn (each one's first, then each one's
   // second, ...): a budget that ends inside the round has tried every strategy, not only the first
-  // one's list (L1/41: config's four starts left the pool recipe one).
+  // one's list (L1/41: config's four starts left the pool recipe one). Once every strategy's
+  // first start is tried and the round's share of the budget is spent, its other starts wait
+  // behind round 2's neighbours of the best (L2/65 in session 18: eleven starts took the whole
+  // budget, and the tile next to the best start, which had won in session 9, was never tried).
   std::vector<std::vector<Proposal>> starts;
   starts.reserve(strategies.size());
+  std::size_t wave = 0;  // strategies with a start: the length of round 1's first wave
   for (const Strategy& s : strategies) {
     std::vector<Proposal>& own = starts.emplace_back();
     for (auto& settings : hooks.initial(s.name)) {
       own.push_back({segment, s.name, std::move(settings), 1});
     }
+    wave += own.empty() ? 0 : 1;
   }
-  run_round(detail::interleaved(starts));
+  std::vector<Proposal> deferred;
+  run_round(detail::interleaved(starts), wave, &deferred);
   result.rounds_run = 1;
   int flat_rounds = 0;  // rounds in a row without a gain of min_gain
   for (int round = 2; round <= options.rounds && !out_of_budget; ++round) {
@@ -112,6 +128,11 @@ BeamResult beam_search(int segment,
         next.push_back({segment, parent.proposal.strategy, settings, round});
       }
     }
+    for (Proposal& p : deferred) {
+      p.round = round;
+      next.push_back(std::move(p));
+    }
+    deferred.clear();
     if (next.empty() || run_round(next) == 0) {
       if (!out_of_budget) {
         result.stopped =

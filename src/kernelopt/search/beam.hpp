@@ -1,13 +1,14 @@
 #pragma once
 // Beam search over one segment's candidates: round 1 tries every planned strategy's starting
-// settings; each later round tries the settings next to those of the beam's best (the proposer's
-// neighbours), keeping the `width` best correct candidates by their G4 ratio. A beam that has
-// converged on one strategy while another gave a correct candidate gives its last place to that
-// other strategy's best (the diversity constraint). A strategy the memory has abandoned gets no
-// more candidates. It stops after `rounds`, when a round has nothing new to try, or when the
-// budget of seconds is spent (the engine's clock runs over the whole problem; checked before
-// every evaluation, so one evaluation may overrun it). The gates are the evaluation; the engine
-// passes them in, so the search itself runs without a GPU in the tests.
+// settings (within its share of the budget; the starts left over go to round 2); each later
+// round tries the settings next to those of the beam's best (the proposer's neighbours), keeping
+// the `width` best correct candidates by their G4 ratio. A beam that has converged on one
+// strategy while another gave a correct candidate gives its last place to that other strategy's
+// best (the diversity constraint). A strategy the memory has abandoned gets no more candidates.
+// It stops after `rounds`, when a round has nothing new to try, or when the budget of seconds is
+// spent (the engine's clock runs over the whole problem; checked before every evaluation, so one
+// evaluation may overrun it). The gates are the evaluation; the engine passes them in, so the
+// search itself runs without a GPU in the tests.
 #include <functional>
 #include <optional>
 #include <string>
@@ -41,6 +42,9 @@ struct BeamOptions {
   // candidate's ratio by less than `min_gain`, later rounds would tune noise.
   int patience = 2;
   double min_gain = 0.005;
+  // Round 1's share of the budget: past it (once every strategy's first start is tried) the
+  // other starts are tried in round 2, after the neighbours of the beam's best.
+  double first_round_share = 0.5;
 };
 
 struct BeamResult {
