@@ -6,7 +6,9 @@
 # files (no Inductor caches, captures, work files or re-measure scratch) go back as OUT/runs.tgz.
 # Usage: scripts/gpu/bench_each.sh BINARY OUT BUDGET_SECONDS KERNELBENCH_DIR LEVEL RUN_ROOT N...
 # SEARCH_BUDGET (default 100) is each problem's `--budget`, PROBLEM_TIMEOUT (default 200) its
-# `--timeout` (L3's compiles want more: L3/27 did not finish within 200 s).
+# `--timeout` (L3's compiles want more: L3/27 did not finish within 200 s). With SINGLE_RUN=1
+# every problem goes into RUN_ROOT itself, one bench run grown a problem at a time (carry it back
+# to resume it in a later call: done problems are skipped, remeasure times only the new ones).
 set -u
 bin=$1 out=$2 budget=$3 kb=$4 level=$5 root=$6
 shift 6
@@ -22,16 +24,19 @@ mkdir -p "$root"
 for n in "$@"; do
   if (( $(left) < 120 )); then echo "budget spent; skipped $n"; continue; fi
   run="$root/L${level}_$n"
+  [[ -n "${SINGLE_RUN:-}" ]] && run="$root"
   timeout -s KILL "$(left)" "$bin" bench "$kb" --level "$level" --problems "$n" -o "$run" \
     --search --budget "$search_budget" --timeout "$problem_timeout" --iters 20 --samples 30 \
     --gate-timeout 120 -q \
-    > "$run.bench_log.txt" 2>&1
-  echo "bench L$level/$n rc=$? at $(( $(date +%s) - start ))s"; tail -3 "$run.bench_log.txt"
-  mv "$run.bench_log.txt" "$run/bench_log.txt" 2>/dev/null
+    > "$run.bench_log_$n.txt" 2>&1
+  echo "bench L$level/$n rc=$? at $(( $(date +%s) - start ))s"; tail -3 "$run.bench_log_$n.txt"
+  log=bench_log.txt
+  [[ -n "${SINGLE_RUN:-}" ]] && log="bench_log_L${level}_$n.txt"
+  mv "$run.bench_log_$n.txt" "$run/$log" 2>/dev/null
   pack
   if (( $(left) > 45 )) && [[ -f "$run/summary.json" ]]; then
-    timeout -s KILL "$(left)" "$bin" remeasure "$run" --samples 30 > "$run/remeasure_log.txt" 2>&1
-    echo "remeasure L$level/$n rc=$? at $(( $(date +%s) - start ))s"; tail -4 "$run/remeasure_log.txt"
+    timeout -s KILL "$(left)" "$bin" remeasure "$run" --samples 30 > "$run/remeasure_log_$n.txt" 2>&1
+    echo "remeasure L$level/$n rc=$? at $(( $(date +%s) - start ))s"; tail -4 "$run/remeasure_log_$n.txt"
     pack
   fi
 done

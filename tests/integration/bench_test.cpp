@@ -327,6 +327,34 @@ TEST_F(BenchTest, RemeasureFindsTheAcceptedReplacements) {
     const Result no_gpu = kernelopt("remeasure " + run.string());
     EXPECT_EQ(no_gpu.code, 4) << no_gpu.output;
   }
+  // Targets an earlier remeasure.json already timed (same problem, same first outcome, same
+  // samples) keep their rows: with both kept nothing needs the GPU; --again times them anew.
+  const auto row = [](const std::string& name, const nlohmann::json& first) {
+    return nlohmann::json{{"problem", name},   {"first", first},    {"ratio", 1.19},
+                          {"ratio_low", 1.18}, {"ratio_high", 1.2}, {"slower", false}};
+  };
+  nlohmann::json earlier = {
+      {"schema", "kernelopt.remeasure/1"},
+      {"samples", 30},
+      {"replacements", {row("level1_2_b", targets[0].first), row("level1_3_c", targets[1].first)}},
+      {"slower", 0}};
+  EXPECT_FALSE(engine::earlier_row(earlier, targets[0], 30).is_null());
+  EXPECT_TRUE(engine::earlier_row(earlier, targets[0], 50).is_null());  // other samples
+  nlohmann::json searched_again = targets[1].first;
+  searched_again["ratio"] = 1.3;  // the problem's outcome changed since: timed again
+  EXPECT_TRUE(engine::earlier_row(earlier, {"level1_3_c", "", searched_again}, 30).is_null());
+  EXPECT_TRUE(engine::earlier_row(nlohmann::json("x"), targets[0], 30).is_null());
+  std::ofstream(run / "remeasure.json") << earlier.dump();
+  const Result kept = kernelopt("remeasure " + run.string());
+  EXPECT_EQ(kept.code, 0) << kept.output;
+  EXPECT_NE(kept.output.find("level1_3_c: first 1.200x, again 1.190x [1.180, 1.200] (kept"),
+            std::string::npos)
+      << kept.output;
+  EXPECT_EQ(read_json(run / "remeasure.json")["replacements"].size(), 2U);
+  if (!has_gpu()) {
+    const Result again = kernelopt("remeasure --again " + run.string());
+    EXPECT_EQ(again.code, 4) << again.output;
+  }
   // An optimize run directory: its own optimized/.
   const auto one = engine::remeasure_targets((run / "search" / "level1_2_b").string());
   ASSERT_EQ(one.size(), 1U);

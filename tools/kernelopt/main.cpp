@@ -165,6 +165,8 @@ int main(int argc, char** argv) {
   remeasure_cmd->add_option("--timeout", remeasure_timeout, "seconds for each request")
       ->check(CLI::Range(1, 86400));
   remeasure_cmd->add_option("--json", remeasure.json, "also write the document here");
+  remeasure_cmd->add_flag("--again", remeasure.again,
+                          "time every replacement, also those the run's remeasure.json has");
 
   kernelopt::engine::MatchCommand match;
   auto* match_cmd = app.add_subcommand(

@@ -115,34 +115,66 @@ std::vector<RemeasureTarget> remeasure_targets(const std::string& run_dir) {
   return out;
 }
 
+nlohmann::json earlier_row(const nlohmann::json& earlier,
+                           const RemeasureTarget& target,
+                           int samples) {
+  if (!earlier.is_object() || earlier.value("schema", "") != "kernelopt.remeasure/1" ||
+      earlier.value("samples", 0) != samples || !earlier.contains("replacements") ||
+      !earlier.at("replacements").is_array()) {
+    return nullptr;
+  }
+  for (const nlohmann::json& row : earlier.at("replacements")) {
+    if (row.is_object() && row.value("problem", "") == target.problem &&
+        row.value("first", nlohmann::json()) == target.first && row.contains("ratio")) {
+      return row;
+    }
+  }
+  return nullptr;
+}
+
 int remeasure_command(const RemeasureCommand& command) {
   const std::vector<RemeasureTarget> targets = remeasure_targets(command.run_dir);
+  const fs::path path = fs::path(command.run_dir) / "remeasure.json";
+  nlohmann::json earlier;
+  if (!command.again && fs::is_regular_file(path)) {
+    earlier = nlohmann::json::parse(read_file(path), nullptr, false);
+  }
   nlohmann::json rows = nlohmann::json::array();
   int slower = 0;
+  const auto document = [&] {
+    return nlohmann::json{{"schema", "kernelopt.remeasure/1"},
+                          {"run_dir", command.run_dir},
+                          {"samples", command.samples},
+                          {"replacements", rows},
+                          {"slower", slower}};
+  };
   for (const RemeasureTarget& target : targets) {
-    // A fresh worker per target, with the run's Inductor cache: the baseline compiles to the
-    // module the first run measured.
-    worker::Worker worker(pinned_options(command.run_dir));
-    nlohmann::json row = time_target(target, command, worker);
-    const bool is_slower = row.at("slower").get<bool>();
+    nlohmann::json row = earlier_row(earlier, target, command.samples);
+    const bool kept = !row.is_null();
+    if (!kept) {
+      // A fresh worker per target, with the run's Inductor cache: the baseline compiles to the
+      // module the first run measured.
+      worker::Worker worker(pinned_options(command.run_dir));
+      row = time_target(target, command, worker);
+    }
+    const bool is_slower = row.value("slower", false);
     slower += is_slower ? 1 : 0;
     const std::string first = target.first.contains("ratio") && target.first.at("ratio").is_number()
                                   ? fmt::format("{:.3f}x", target.first.at("ratio").get<double>())
                                   : std::string("-");
-    fmt::print("{}: first {}, again {:.3f}x [{:.3f}, {:.3f}]{}\n", target.problem, first,
-               row.at("ratio").get<double>(), row.at("ratio_low").get<double>(),
-               row.at("ratio_high").get<double>(), is_slower ? "  SLOWER than the baseline" : "");
+    fmt::print("{}: first {}, again {:.3f}x [{:.3f}, {:.3f}]{}{}\n", target.problem, first,
+               row.at("ratio").get<double>(), row.value("ratio_low", 0.0),
+               row.value("ratio_high", 0.0), is_slower ? "  SLOWER than the baseline" : "",
+               kept ? " (kept from the earlier re-measurement)" : "");
     rows.push_back(std::move(row));
+    // Written after every target: a run killed between two keeps what it timed.
+    write_file(path, document().dump(1) + "\n");
   }
   if (targets.empty()) {
     fmt::print("{}: no accepted replacement to re-measure\n", command.run_dir);
   }
-  const nlohmann::json doc = {{"schema", "kernelopt.remeasure/1"},
-                              {"run_dir", command.run_dir},
-                              {"samples", command.samples},
-                              {"replacements", rows},
-                              {"slower", slower}};
-  write_file(fs::path(command.run_dir) / "remeasure.json", doc.dump(1) + "\n");
+  const nlohmann::json doc = document();
+  write_file(path, doc.dump(1) + "\n");
   if (!command.json.empty()) write_file(command.json, doc.dump(1) + "\n");
   return slower == 0 ? 0 : 1;
 }
