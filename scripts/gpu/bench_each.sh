@@ -9,6 +9,8 @@
 # `--timeout` (L3's compiles want more: L3/27 did not finish within 200 s). With SINGLE_RUN=1
 # every problem goes into RUN_ROOT itself, one bench run grown a problem at a time (carry it back
 # to resume it in a later call: done problems are skipped, remeasure times only the new ones).
+# REMEASURE=0 skips the remeasure steps; BENCH_PYTHON_DIR runs the bench steps with the worker
+# package in that folder (KERNELOPT_PYTHON_DIR), so a run can keep the worker it started with.
 set -u
 bin=$1 out=$2 budget=$3 kb=$4 level=$5 root=$6
 shift 6
@@ -25,7 +27,8 @@ for n in "$@"; do
   if (( $(left) < 120 )); then echo "budget spent; skipped $n"; continue; fi
   run="$root/L${level}_$n"
   [[ -n "${SINGLE_RUN:-}" ]] && run="$root"
-  timeout -s KILL "$(left)" "$bin" bench "$kb" --level "$level" --problems "$n" -o "$run" \
+  env ${BENCH_PYTHON_DIR:+KERNELOPT_PYTHON_DIR=$BENCH_PYTHON_DIR} \
+    timeout -s KILL "$(left)" "$bin" bench "$kb" --level "$level" --problems "$n" -o "$run" \
     --search --budget "$search_budget" --timeout "$problem_timeout" --iters 20 --samples 30 \
     --gate-timeout 120 -q \
     > "$run.bench_log_$n.txt" 2>&1
@@ -34,7 +37,7 @@ for n in "$@"; do
   [[ -n "${SINGLE_RUN:-}" ]] && log="bench_log_L${level}_$n.txt"
   mv "$run.bench_log_$n.txt" "$run/$log" 2>/dev/null
   pack
-  if (( $(left) > 45 )) && [[ -f "$run/summary.json" ]]; then
+  if [[ "${REMEASURE:-1}" != 0 ]] && (( $(left) > 45 )) && [[ -f "$run/summary.json" ]]; then
     timeout -s KILL "$(left)" "$bin" remeasure "$run" --samples 30 > "$run/remeasure_log_$n.txt" 2>&1
     echo "remeasure L$level/$n rc=$? at $(( $(date +%s) - start ))s"; tail -4 "$run/remeasure_log_$n.txt"
     pack

@@ -128,7 +128,9 @@ def main():
     model = w.ask("model_check", recomposed={"0": os.path.join(work, "recomposed.py")}, seeds=[0, 1, 2])
     assert all(s["allclose_1e4"] for s in model["seeds"]), model
     pair = w.ask("time_pair", recomposed={"0": os.path.join(work, "recomposed.py")}, samples=20, warmup=3)
-    assert len(pair["baseline_ms"]) == len(pair["candidate_ms"]) == 20
+    assert pair["instances"] == 3, pair  # three captures of each side, 7 samples each
+    assert len(pair["baseline_ms"]) == len(pair["candidate_ms"]) == 21
+    assert len(pair["baseline_instance_median_ms"]) == len(pair["candidate_instance_median_ms"]) == 3
     wild = candidate(work, "wild", shift=-(1 << 30))
     crash = w.ask("check_candidate", segment=0, candidate=wild, seeds=[0, 1, 2])
     assert crash["worker_exiting"] and crash["seeds"][0]["error"]["kind"] == "cuda", crash

@@ -280,6 +280,24 @@ def test_model_check_redirects_graphs_and_measures(tmp_path, monkeypatch):
     assert FakeCompiledGraph.__call__ is not None and graph([inputs[0][0]])[0].shape == (16, 64)
 
 
+def test_capture_order_mirrors_its_turns():
+    from kernelopt.worker.gates import capture_order
+
+    assert capture_order(1) == ["b", "c"]
+    assert capture_order(3) == ["b", "c", "c", "b", "b", "c"]
+    order = capture_order(4)
+    assert order.count("b") == order.count("c") == 4
+    # neither side is always captured first: each position of a turn goes to both sides
+    assert {order[0], order[2], order[4], order[6]} == {"b", "c"}
+
+
+def test_pool_instances_keeps_the_order_samples_were_taken_in():
+    from kernelopt.worker.gates import pool_instances
+
+    assert pool_instances([[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]]) == [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+    assert pool_instances([[7.0]]) == [7.0]
+
+
 def test_time_pair_needs_a_gpu():
     if torch.cuda.is_available():
         pytest.skip("this machine has a GPU")

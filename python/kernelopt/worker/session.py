@@ -213,7 +213,7 @@ class Session:
         cap = self._capture()
         original = {g.index: _load_module(g.path, f"kernelopt_pair_{g.index}", {}) for g in cap.graphs}
         result = time_pair(cap, original, self._recomposed(req), iters=int(req.get("samples", 30)),
-                           warmup=int(req.get("warmup", 5)))
+                           warmup=int(req.get("warmup", 5)), instances=int(req.get("instances", 3)))
         self._note_fatal(result.get("error"))
         return {**result, "worker_exiting": self.fatal is not None}
 

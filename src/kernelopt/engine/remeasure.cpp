@@ -74,6 +74,11 @@ nlohmann::json time_target(const RemeasureTarget& target,
           {"baseline_median_ms", timed.value("baseline_median_ms", 0.0)},
           {"candidate_median_ms", timed.value("candidate_median_ms", 0.0)},
           {"samples", perf.numbers.at("baseline_ms").size()},
+          {"instances", timed.value("instances", 1)},
+          {"baseline_instance_median_ms",
+           timed.value("baseline_instance_median_ms", nlohmann::json::array())},
+          {"candidate_instance_median_ms",
+           timed.value("candidate_instance_median_ms", nlohmann::json::array())},
           {"slower", high < 1.0}};
 }
 
@@ -162,9 +167,13 @@ int remeasure_command(const RemeasureCommand& command) {
     const std::string first = target.first.contains("ratio") && target.first.at("ratio").is_number()
                                   ? fmt::format("{:.3f}x", target.first.at("ratio").get<double>())
                                   : std::string("-");
-    fmt::print("{}: first {}, again {:.3f}x [{:.3f}, {:.3f}]{}{}\n", target.problem, first,
+    const int instances = row.value("instances", 1);
+    const std::string captures =
+        instances > 1 ? fmt::format(", {} captures of each side", instances) : std::string();
+    fmt::print("{}: first {}, again {:.3f}x [{:.3f}, {:.3f}]{}{}{}\n", target.problem, first,
                row.at("ratio").get<double>(), row.value("ratio_low", 0.0),
-               row.value("ratio_high", 0.0), is_slower ? "  SLOWER than the baseline" : "",
+               row.value("ratio_high", 0.0), captures,
+               is_slower ? "  SLOWER than the baseline" : "",
                kept ? " (kept from the earlier re-measurement)" : "");
     rows.push_back(std::move(row));
     // Written after every target: a run killed between two keeps what it timed.
