@@ -131,6 +131,7 @@ def main():
     assert pair["instances"] == 3, pair  # three captures of each side, 7 samples each
     assert len(pair["baseline_ms"]) == len(pair["candidate_ms"]) == 21
     assert len(pair["baseline_instance_median_ms"]) == len(pair["candidate_instance_median_ms"]) == 3
+    assert [len(r) for r in pair["baseline_instance_ms"]] == [7, 7, 7], pair
     wild = candidate(work, "wild", shift=-(1 << 30))
     crash = w.ask("check_candidate", segment=0, candidate=wild, seeds=[0, 1, 2])
     assert crash["worker_exiting"] and crash["seeds"][0]["error"]["kind"] == "cuda", crash

@@ -183,5 +183,39 @@ TEST(Performance, RatioAndRejection) {
   EXPECT_FALSE(judge_performance({{"baseline_ms", {1.0}}, {"candidate_ms", {1.0}}}, t).ok());
 }
 
+TEST(Performance, CapturesThatDisagreeAreNotAGain) {
+  // Three captures of each side: the baseline's run at 2.70, 2.80 and 2.90 ms, the candidate's
+  // at 2.75. Pooled as one set the candidate is a sure 1.8% gain; resampling the captures shows
+  // that which capture a side got decides the sign, and it is no gain (nor a loss).
+  const Thresholds t;
+  std::vector<std::vector<double>> base(3);
+  std::vector<std::vector<double>> cand(3);
+  for (int k = 0; k < 3; ++k) {
+    for (int i = 0; i < 30; ++i) {
+      const double jitter = 0.001 * ((i * 7) % 5);
+      base[k].push_back(2.70 + 0.1 * k + jitter);
+      cand[k].push_back(2.75 + jitter);
+    }
+  }
+  std::vector<double> base_all;
+  std::vector<double> cand_all;
+  for (int k = 0; k < 3; ++k) {
+    base_all.insert(base_all.end(), base[k].begin(), base[k].end());
+    cand_all.insert(cand_all.end(), cand[k].begin(), cand[k].end());
+  }
+  const Outcome one = judge_performance({{"baseline_ms", base_all}, {"candidate_ms", cand_all}}, t);
+  EXPECT_GT(one.numbers["ratio_low"].get<double>(), 1.0);  // as if one capture: a sure gain
+  const Outcome grouped = judge_performance({{"baseline_ms", base_all},
+                                             {"candidate_ms", cand_all},
+                                             {"baseline_instance_ms", base},
+                                             {"candidate_instance_ms", cand}},
+                                            t);
+  ASSERT_TRUE(grouped.ok()) << grouped.detail;  // not slower either
+  EXPECT_DOUBLE_EQ(grouped.numbers["ratio"].get<double>(), one.numbers["ratio"].get<double>());
+  EXPECT_LT(grouped.numbers["ratio_low"].get<double>(), 1.0);
+  EXPECT_NE(grouped.numbers["speed_class"].get<std::string>(), "faster");
+  EXPECT_NE(grouped.detail.find("3 + 3 captures"), std::string::npos) << grouped.detail;
+}
+
 }  // namespace
 }  // namespace kernelopt::gate

@@ -132,7 +132,8 @@ def time_pair(cap: Capture, original: dict, recomposed: dict, iters: int, warmup
     One capture is not enough: where a graph's private memory pool puts its buffers changes how
     fast vendor kernels run inside it (L2/61's cuDNN dgrad: the same baseline captured twice ran at
     2.63 and 2.84 ms), so a single pair of captures can make a neutral candidate look 8% faster or
-    slower. Each side's samples are pooled over its instances; the per-instance medians are kept.
+    slower. Each side's samples are pooled over its instances and also given per instance (the
+    engine's interval resamples instances, then samples within them).
     An instance after the first of each side that runs out of memory ends the capturing there."""
     import torch
 
@@ -165,6 +166,8 @@ def time_pair(cap: Capture, original: dict, recomposed: dict, iters: int, warmup
     return {"error": None, "seed": seed, "instances": count,
             "baseline_ms": [round(s, 6) for s in base_ms],
             "candidate_ms": [round(s, 6) for s in cand_ms],
+            "baseline_instance_ms": [[round(s, 6) for s in r] for r in base_runs],
+            "candidate_instance_ms": [[round(s, 6) for s in r] for r in cand_runs],
             "baseline_instance_median_ms": [statistics.median(r) for r in base_runs],
             "candidate_instance_median_ms": [statistics.median(r) for r in cand_runs],
             "baseline_median_ms": statistics.median(base_ms), "candidate_median_ms": statistics.median(cand_ms)}

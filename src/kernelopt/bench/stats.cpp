@@ -7,6 +7,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -79,6 +80,57 @@ double percentile(const std::vector<double>& sorted, double p) {
   return sorted[lo] + frac * (sorted[hi] - sorted[lo]);
 }
 
+void check_options(int resamples, double confidence) {
+  if (resamples < 1) {
+    fail(fmt::format("ratio_of_medians: resamples must be >= 1, got {}", resamples));
+  }
+  if (!(confidence > 0.0 && confidence < 1.0)) {
+    fail(fmt::format("ratio_of_medians: confidence must be in (0, 1), got {}", confidence));
+  }
+}
+
+// One side's instances, checked, and their samples pooled.
+std::vector<double> pooled(const std::vector<std::vector<double>>& groups, const char* which) {
+  if (groups.empty()) fail(fmt::format("ratio_of_medians: no {} instance", which));
+  std::vector<double> all;
+  for (const std::vector<double>& g : groups) {
+    if (g.empty()) fail(fmt::format("ratio_of_medians: an empty {} instance", which));
+    all.insert(all.end(), g.begin(), g.end());
+  }
+  check_samples(all, which);
+  return all;
+}
+
+// Median of a two-level resample: instances drawn with replacement, then samples within each.
+double resampled_grouped_median(const std::vector<std::vector<double>>& groups,
+                                std::mt19937_64& gen,
+                                std::vector<double>& scratch) {
+  scratch.clear();
+  for (std::size_t k = 0; k < groups.size(); ++k) {
+    const std::vector<double>& g = groups[draw_index(gen, groups.size())];
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      scratch.push_back(g[draw_index(gen, g.size())]);
+    }
+  }
+  return median_in_place(scratch);
+}
+
+RatioEstimate estimate_from(std::vector<double> ratios,
+                            double ratio,
+                            double confidence,
+                            std::size_t n_baseline,
+                            std::size_t n_candidate) {
+  std::sort(ratios.begin(), ratios.end());
+  RatioEstimate out;
+  out.ratio = ratio;
+  out.low = percentile(ratios, (1.0 - confidence) / 2.0);
+  out.high = percentile(ratios, (1.0 + confidence) / 2.0);
+  out.n_baseline = static_cast<int>(n_baseline);
+  out.n_candidate = static_cast<int>(n_candidate);
+  out.confidence = confidence;
+  return out;
+}
+
 }  // namespace
 
 double median(std::vector<double> samples) {
@@ -93,12 +145,7 @@ RatioEstimate ratio_of_medians(const std::vector<double>& baseline,
                                std::uint64_t seed) {
   check_samples(baseline, "baseline");
   check_samples(candidate, "candidate");
-  if (resamples < 1) {
-    fail(fmt::format("ratio_of_medians: resamples must be >= 1, got {}", resamples));
-  }
-  if (!(confidence > 0.0 && confidence < 1.0)) {
-    fail(fmt::format("ratio_of_medians: confidence must be in (0, 1), got {}", confidence));
-  }
+  check_options(resamples, confidence);
 
   std::mt19937_64 gen(seed);
   std::vector<double> scratch;
@@ -109,16 +156,30 @@ RatioEstimate ratio_of_medians(const std::vector<double>& baseline,
     const double c = resampled_median(candidate, gen, scratch);
     ratios.push_back(b / c);
   }
-  std::sort(ratios.begin(), ratios.end());
+  return estimate_from(std::move(ratios), median(baseline) / median(candidate), confidence,
+                       baseline.size(), candidate.size());
+}
 
-  RatioEstimate out;
-  out.ratio = median(baseline) / median(candidate);
-  out.low = percentile(ratios, (1.0 - confidence) / 2.0);
-  out.high = percentile(ratios, (1.0 + confidence) / 2.0);
-  out.n_baseline = static_cast<int>(baseline.size());
-  out.n_candidate = static_cast<int>(candidate.size());
-  out.confidence = confidence;
-  return out;
+RatioEstimate ratio_of_medians_grouped(const std::vector<std::vector<double>>& baseline,
+                                       const std::vector<std::vector<double>>& candidate,
+                                       int resamples,
+                                       double confidence,
+                                       std::uint64_t seed) {
+  const std::vector<double> base_all = pooled(baseline, "baseline");
+  const std::vector<double> cand_all = pooled(candidate, "candidate");
+  check_options(resamples, confidence);
+
+  std::mt19937_64 gen(seed);
+  std::vector<double> scratch;
+  std::vector<double> ratios;
+  ratios.reserve(static_cast<std::size_t>(resamples));
+  for (int i = 0; i < resamples; ++i) {
+    const double b = resampled_grouped_median(baseline, gen, scratch);
+    const double c = resampled_grouped_median(candidate, gen, scratch);
+    ratios.push_back(b / c);
+  }
+  return estimate_from(std::move(ratios), median(base_all) / median(cand_all), confidence,
+                       base_all.size(), cand_all.size());
 }
 
 SpeedClass classify(const RatioEstimate& estimate, double faster_min, double slower_max) {

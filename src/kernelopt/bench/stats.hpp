@@ -35,6 +35,21 @@ RatioEstimate ratio_of_medians(const std::vector<double>& baseline,
                                double confidence = 0.95,
                                std::uint64_t seed = 1);
 
+// The same ratio for timings taken on several captured instances of each side (CUDA graphs
+// captured apart, whose buffers sit at different addresses): the point estimate is the ratio of
+// the medians of each side's pooled samples, and the interval comes from a two-level bootstrap:
+// each resample draws as many instances as the side has, with replacement, then within each
+// drawn instance as many samples as it has, with replacement. So when the instances of a side
+// disagree (a placement that speeds up a vendor kernel in one capture), the interval widens
+// with that spread instead of treating one capture as the whole truth. With one instance per side
+// it is ratio_of_medians' bootstrap. Throws Error("kernelopt.stats") when a side has no instance,
+// an empty instance, fewer than 5 samples in all, or a sample that is not a finite positive time.
+RatioEstimate ratio_of_medians_grouped(const std::vector<std::vector<double>>& baseline,
+                                       const std::vector<std::vector<double>>& candidate,
+                                       int resamples = 2000,
+                                       double confidence = 0.95,
+                                       std::uint64_t seed = 1);
+
 // Where a ratio puts a candidate against its baseline.
 enum class SpeedClass {
   kFaster,   // ratio >= faster_min and the whole interval above 1

@@ -1,5 +1,6 @@
 // G4 performance: interleaved replays of baseline and candidate, ratio of medians with a
-// bootstrap interval; rejected under the minimum ratio.
+// bootstrap interval (two-level when the worker timed several captures of each side); rejected
+// under the minimum ratio.
 #include <fmt/format.h>
 
 #include "kernelopt/bench/stats.hpp"
@@ -13,14 +14,24 @@ Outcome judge_performance(const nlohmann::json& n, const Thresholds& t) {
   if (baseline.size() < 5 || candidate.size() < 5) {
     return Outcome{Status::kRaised, "G4 performance", "too few timing samples", n};
   }
-  const bench::RatioEstimate r = bench::ratio_of_medians(baseline, candidate);
+  // Samples per captured instance when the worker timed several captures of each side: the
+  // interval then also covers how much the captures disagree (stats.hpp).
+  using Groups = std::vector<std::vector<double>>;
+  const auto base_groups = n.value("baseline_instance_ms", Groups{});
+  const auto cand_groups = n.value("candidate_instance_ms", Groups{});
+  const bool grouped = !base_groups.empty() && !cand_groups.empty();
+  const bench::RatioEstimate r = grouped ? bench::ratio_of_medians_grouped(base_groups, cand_groups)
+                                         : bench::ratio_of_medians(baseline, candidate);
   nlohmann::json numbers = n;
   numbers["ratio"] = r.ratio;
   numbers["ratio_low"] = r.low;
   numbers["ratio_high"] = r.high;
   numbers["speed_class"] = bench::to_string(bench::classify(r, 1.01, t.min_ratio));
-  const std::string text = fmt::format("{:.3f}x [{:.3f}, {:.3f}] over {} + {} samples", r.ratio,
-                                       r.low, r.high, baseline.size(), candidate.size());
+  const std::string captures =
+      grouped ? fmt::format(" of {} + {} captures", base_groups.size(), cand_groups.size())
+              : std::string();
+  const std::string text = fmt::format("{:.3f}x [{:.3f}, {:.3f}] over {} + {} samples{}", r.ratio,
+                                       r.low, r.high, r.n_baseline, r.n_candidate, captures);
   if (r.ratio < t.min_ratio) {
     return Outcome{Status::kSlower, "G4 performance", "slower: " + text, numbers};
   }
