@@ -215,6 +215,25 @@ TEST(Performance, CapturesThatDisagreeAreNotAGain) {
   EXPECT_LT(grouped.numbers["ratio_low"].get<double>(), 1.0);
   EXPECT_NE(grouped.numbers["speed_class"].get<std::string>(), "faster");
   EXPECT_NE(grouped.detail.find("3 + 3 captures"), std::string::npos) << grouped.detail;
+  // The fastest baseline capture (2.70 ms) against the slowest candidate capture (2.75 ms).
+  EXPECT_NEAR(grouped.numbers["ratio_worst_capture"].get<double>(), 2.702 / 2.752, 1e-9);
+  // Captures that agree, with a real gain: faster, every candidate capture ahead.
+  for (int k = 0; k < 3; ++k) {
+    for (auto& s : base[k]) {
+      s += 0.1 * (1 - k);  // all at 2.80 + jitter
+    }
+    for (auto& s : cand[k]) {
+      s -= 0.05;  // all at 2.70 + jitter
+    }
+  }
+  const Outcome gain = judge_performance({{"baseline_ms", {2.8, 2.8, 2.8, 2.8, 2.8}},
+                                          {"candidate_ms", {2.7, 2.7, 2.7, 2.7, 2.7}},
+                                          {"baseline_instance_ms", base},
+                                          {"candidate_instance_ms", cand}},
+                                         t);
+  ASSERT_TRUE(gain.ok()) << gain.detail;
+  EXPECT_EQ(gain.numbers["speed_class"].get<std::string>(), "faster") << gain.detail;
+  EXPECT_NEAR(gain.numbers["ratio_worst_capture"].get<double>(), 2.802 / 2.702, 1e-9);
 }
 
 }  // namespace

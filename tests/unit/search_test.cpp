@@ -215,6 +215,15 @@ TEST(Choice, OnlyMeasurablyFasterCandidatesAreChosen) {
   a.ratio = 1.741;
   a.ratio_low = 1.737;
   EXPECT_TRUE(measurably_faster(a));
+  // L2/61 searched with three captures a side (H200, 2026-12-03): 1.014x [1.0007, 1.091], but
+  // only one candidate capture ran fast; its slowest (2.844 ms) was slower than the baseline's
+  // fastest (2.841 ms).
+  a.ratio = 1.014;
+  a.ratio_low = 1.0007;
+  a.ratio_worst_capture = 2.841 / 2.844;
+  EXPECT_FALSE(measurably_faster(a));
+  a.ratio_worst_capture = 1.004;  // every capture of the candidate ahead
+  EXPECT_TRUE(measurably_faster(a));
 }
 
 // bench's --timeout bounds the search: its budget ends a margin before the problem's deadline,

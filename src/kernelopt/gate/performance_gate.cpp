@@ -1,6 +1,9 @@
 // G4 performance: interleaved replays of baseline and candidate, ratio of medians with a
 // bootstrap interval (two-level when the worker timed several captures of each side); rejected
 // under the minimum ratio.
+#include <algorithm>
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "kernelopt/bench/stats.hpp"
@@ -26,7 +29,24 @@ Outcome judge_performance(const nlohmann::json& n, const Thresholds& t) {
   numbers["ratio"] = r.ratio;
   numbers["ratio_low"] = r.low;
   numbers["ratio_high"] = r.high;
-  numbers["speed_class"] = bench::to_string(bench::classify(r, 1.01, t.min_ratio));
+  bench::SpeedClass speed = bench::classify(r, 1.01, t.min_ratio);
+  if (grouped) {
+    // Every candidate capture against every baseline capture: the slowest candidate capture's
+    // median over the fastest baseline capture's. Under 1.0, which capture a side got can undo
+    // the gain, and it is not called faster.
+    double fastest_base = std::numeric_limits<double>::infinity();
+    double slowest_cand = 0.0;
+    for (const auto& g : base_groups) {
+      fastest_base = std::min(fastest_base, bench::median(g));
+    }
+    for (const auto& g : cand_groups) {
+      slowest_cand = std::max(slowest_cand, bench::median(g));
+    }
+    const double worst = fastest_base / slowest_cand;
+    numbers["ratio_worst_capture"] = worst;
+    if (speed == bench::SpeedClass::kFaster && !(worst > 1.0)) speed = bench::SpeedClass::kMatched;
+  }
+  numbers["speed_class"] = bench::to_string(speed);
   const std::string captures =
       grouped ? fmt::format(" of {} + {} captures", base_groups.size(), cand_groups.size())
               : std::string();

@@ -178,7 +178,8 @@ nlohmann::json Memory::summary() const {
 
 bool measurably_faster(const Attempt& attempt) {
   return attempt.ratio && *attempt.ratio >= kMinSpeedup && attempt.ratio_low &&
-         *attempt.ratio_low > 1.0;
+         *attempt.ratio_low > 1.0 &&
+         (!attempt.ratio_worst_capture || *attempt.ratio_worst_capture > 1.0);
 }
 
 std::vector<Strategy> plan(const Analysis& analysis,
