@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "kernelopt/engine/outcome_class.hpp"
 #include "kernelopt/gate/gate.hpp"
 
 namespace kernelopt::gate {
@@ -234,6 +235,80 @@ TEST(Performance, CapturesThatDisagreeAreNotAGain) {
   ASSERT_TRUE(gain.ok()) << gain.detail;
   EXPECT_EQ(gain.numbers["speed_class"].get<std::string>(), "faster") << gain.detail;
   EXPECT_NEAR(gain.numbers["ratio_worst_capture"].get<double>(), 2.802 / 2.702, 1e-9);
+}
+
+// A search's accepted set, its first G4 at 1.05x [1.02, 1.08].
+CascadeResult accepted_once() {
+  CascadeResult r;
+  CandidateVerdicts c;
+  c.candidate.segment = 0;
+  c.outcomes = {Outcome{Status::kOk, "G1 static", "", json::object()},
+                Outcome{Status::kOk, "G2 isolated", "", json::object()}};
+  r.candidates.push_back(c);
+  SetVerdicts set;
+  set.segments = {0};
+  set.outcomes = {Outcome{Status::kOk, "G3 model", "", json::object()},
+                  Outcome{Status::kOk,
+                          "G4 performance",
+                          "1.050x",
+                          {{"ratio", 1.05}, {"ratio_low", 1.02}, {"ratio_high", 1.08}}}};
+  r.attempts.push_back(set);
+  r.accepted = 0;
+  return r;
+}
+
+TEST(Confirmation, AConfirmedChoiceReportsTheSecondMeasurement) {
+  CascadeResult r = accepted_once();
+  const Outcome again{
+      Status::kOk,
+      "G4 performance",
+      "1.040x",
+      {{"ratio", 1.04}, {"ratio_low", 1.03}, {"ratio_high", 1.05}, {"ratio_worst_capture", 1.02}}};
+  EXPECT_TRUE(engine::confirm_choice(r, again));
+  ASSERT_TRUE(r.accepted.has_value());
+  const engine::ProblemOutcome o =
+      engine::classify_problem(analysis::ProblemClass::kOptimizable, r);
+  EXPECT_EQ(o.outcome_class, "optimized");
+  EXPECT_DOUBLE_EQ(*o.ratio, 1.04);  // not the first, selected measurement
+  const Outcome& verdict = r.attempts[0].outcomes.back();
+  EXPECT_DOUBLE_EQ(verdict.numbers["first"]["ratio"].get<double>(), 1.05);
+  EXPECT_NE(verdict.detail.find("confirmed"), std::string::npos);
+}
+
+TEST(Confirmation, AChoiceTheSecondMeasurementDoesNotBearOutIsRejected) {
+  // L2/61's choice under the capture rule (H200, 2026-12-03), had it been timed again as it
+  // was in its re-measurement: 1.000x [0.925, 1.010].
+  CascadeResult r = accepted_once();
+  const Outcome again{Status::kOk,
+                      "G4 performance",
+                      "1.000x",
+                      {{"ratio", 1.000},
+                       {"ratio_low", 0.925},
+                       {"ratio_high", 1.010},
+                       {"ratio_worst_capture", 0.92}}};
+  EXPECT_FALSE(engine::confirm_choice(r, again));
+  EXPECT_FALSE(r.accepted.has_value());
+  const engine::ProblemOutcome o =
+      engine::classify_problem(analysis::ProblemClass::kOptimizable, r);
+  EXPECT_EQ(o.outcome_class, "fallback");
+  EXPECT_EQ(o.reason, "rejected by the performance gate");
+  EXPECT_EQ(r.attempts[0].outcomes.back().status, Status::kSlower);
+  // Faster by the median and interval, but its slowest capture behind the baseline's fastest.
+  CascadeResult lucky = accepted_once();
+  EXPECT_FALSE(engine::confirm_choice(
+      lucky, Outcome{Status::kOk,
+                     "G4 performance",
+                     "1.014x",
+                     {{"ratio", 1.014}, {"ratio_low", 1.0007}, {"ratio_worst_capture", 0.999}}}));
+}
+
+TEST(Confirmation, AFailedSecondMeasurementIsARejectionWithItsStatus) {
+  CascadeResult r = accepted_once();
+  const Outcome again{Status::kCrashed, "G4 performance", "worker died", json::object()};
+  EXPECT_FALSE(engine::confirm_choice(r, again));
+  EXPECT_EQ(r.attempts[0].outcomes.back().status, Status::kCrashed);
+  EXPECT_EQ(engine::classify_problem(analysis::ProblemClass::kOptimizable, r).reason,
+            "rejected by the performance gate");
 }
 
 }  // namespace

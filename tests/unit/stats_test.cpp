@@ -166,6 +166,7 @@ std::vector<std::vector<double>> instances(std::uint64_t seed,
                                            const std::vector<double>& centers,
                                            int n = 10) {
   std::vector<std::vector<double>> out;
+  out.reserve(centers.size());
   for (const double c : centers) {
     out.push_back(timings(seed++, n, c, 0.002 * c));
   }

@@ -1,5 +1,10 @@
 #include "kernelopt/engine/outcome_class.hpp"
 
+#include <fmt/format.h>
+
+#include "kernelopt/core/check.hpp"
+#include "kernelopt/search/roles.hpp"
+
 namespace kernelopt::engine {
 
 namespace {
@@ -46,6 +51,40 @@ ProblemOutcome classify_problem(analysis::ProblemClass dispatch,
     return {"fallback", "rejected by the performance gate", {}, {}, {}};
   }
   return {"fallback", "model-level correctness", {}, {}, {}};
+}
+
+bool confirm_choice(gate::CascadeResult& result, const Outcome& again) {
+  KO_CHECK(result.accepted.has_value());
+  Outcome& verdict = result.attempts[*result.accepted].outcomes.back();
+  search::Attempt a;
+  auto read = [&](const char* name) -> std::optional<double> {
+    if (again.numbers.contains(name) && again.numbers.at(name).is_number()) {
+      return again.numbers.at(name).get<double>();
+    }
+    return std::nullopt;
+  };
+  a.ratio = read("ratio");
+  a.ratio_low = read("ratio_low");
+  a.ratio_worst_capture = read("ratio_worst_capture");
+  const bool confirmed = again.ok() && search::measurably_faster(a);
+  nlohmann::json numbers = again.numbers.is_object() ? again.numbers : nlohmann::json::object();
+  nlohmann::json first = nlohmann::json::object();
+  for (const char* name : {"ratio", "ratio_low", "ratio_high", "ratio_worst_capture"}) {
+    if (verdict.numbers.contains(name)) first[name] = verdict.numbers.at(name);
+  }
+  first["detail"] = verdict.detail;
+  numbers["first"] = first;
+  if (confirmed) {
+    verdict = Outcome{Status::kOk, "G4 performance",
+                      fmt::format("confirmed by a second measurement: {}", again.detail), numbers};
+    return true;
+  }
+  verdict = Outcome{again.ok() ? Status::kSlower : again.status, "G4 performance",
+                    fmt::format("not confirmed by a second measurement: {} (first: {})",
+                                again.detail, verdict.detail),
+                    numbers};
+  result.accepted.reset();
+  return false;
 }
 
 nlohmann::json to_json(const ProblemOutcome& o) {

@@ -25,4 +25,12 @@ ProblemOutcome classify_problem(analysis::ProblemClass dispatch, const gate::Cas
 
 nlohmann::json to_json(const ProblemOutcome& outcome);
 
+// Applies a second G4 measurement (`again`, Cascade::confirm) of the accepted set of `result`:
+// when it is measurably faster too (search::measurably_faster: >= 1.01x, an interval above 1.0,
+// the slowest candidate capture ahead of the fastest baseline capture), it replaces the first
+// G4 verdict (whose numbers stay under "first") and the choice stands, so the reported ratio is
+// the one measured without selection; otherwise the verdict becomes a G4 rejection, nothing is
+// accepted, and false is returned. `result` must have an accepted set.
+bool confirm_choice(gate::CascadeResult& result, const Outcome& again);
+
 }  // namespace kernelopt::engine

@@ -90,14 +90,20 @@ CandidateVerdicts Cascade::check_candidate(const Candidate& candidate) {
   return verdicts;
 }
 
-SetVerdicts Cascade::check_set(const std::vector<Candidate>& set) {
-  SetVerdicts verdicts;
+std::int64_t Cascade::set_row(const std::vector<Candidate>& set) {
   std::string key = "set";
   for (const auto& c : set) {
-    verdicts.segments.push_back(c.segment);
     key += fmt::format(":{}={}", c.segment, content_key(c.path));
   }
-  const std::int64_t row = candidate_row(-1, key, "");
+  return candidate_row(-1, key, "");
+}
+
+SetVerdicts Cascade::check_set(const std::vector<Candidate>& set) {
+  SetVerdicts verdicts;
+  for (const auto& c : set) {
+    verdicts.segments.push_back(c.segment);
+  }
+  const std::int64_t row = set_row(set);
   Recomposed recomposed;
   auto model = [&] {
     if (recomposed.empty()) recomposed = recompose_(set);
@@ -111,6 +117,11 @@ SetVerdicts Cascade::check_set(const std::vector<Candidate>& set) {
   };
   verdicts.outcomes.push_back(remembered(row, "G4 performance", performance));
   return verdicts;
+}
+
+Outcome Cascade::confirm(const std::vector<Candidate>& set) {
+  return remembered(set_row(set), "G4 confirmation",
+                    [&] { return check_performance(context_, recompose_(set)); });
 }
 
 CascadeResult Cascade::run(const std::vector<Candidate>& candidates) {

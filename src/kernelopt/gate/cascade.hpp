@@ -46,9 +46,16 @@ class Cascade {
   // Runs the whole cascade over `candidates` (at most one per segment).
   CascadeResult run(const std::vector<Candidate>& candidates);
 
+  // G4 once more on a set that passed, with fresh captures ("G4 confirmation" in the store, so a
+  // resumed run does not time it twice). A search that picks the best of many timed candidates
+  // picks the one whose measurement was luckiest; a second, independent measurement of the
+  // choice is free of that selection.
+  Outcome confirm(const std::vector<Candidate>& set);
+
  private:
   CandidateVerdicts check_candidate(const Candidate& candidate);
   SetVerdicts check_set(const std::vector<Candidate>& set);
+  std::int64_t set_row(const std::vector<Candidate>& set);
   Outcome remembered(std::int64_t row,
                      const std::string& gate,
                      const std::function<Outcome()>& check);
