@@ -4,7 +4,9 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -339,6 +341,49 @@ TEST(Beam, ClimbsToTheBestSettingsOverRounds) {
   const Searched one = search(options, true, {{"recipe:scan", ""}}, {{"recipe:scan", 256}});
   EXPECT_EQ(one.evaluations, 1);
   EXPECT_FALSE(one.result.best.has_value());
+}
+
+Scored scored(const std::string& strategy, int block, double ratio, bool accepted) {
+  Scored s;
+  s.proposal.strategy = strategy;
+  s.proposal.settings = {{"block", block}};
+  s.attempt.strategy = strategy;
+  s.attempt.settings = s.proposal.settings;
+  s.attempt.correct = true;
+  s.attempt.ratio = ratio;
+  s.attempt.accepted = accepted;
+  return s;
+}
+
+TEST(Beam, RunnerUpsAreTheOtherAcceptedCandidatesByRatio) {
+  BeamResult r;
+  r.scored = {scored("recipe:a", 1, 1.29, true), scored("recipe:a", 2, 1.08, true),
+              scored("config", 1, 1.50, false),   // timed faster, not accepted: never a runner-up
+              scored("recipe:a", 2, 1.08, true),  // the same settings evaluated again: once
+              scored("split", 1, 1.02, true),    scored("recipe:a", 3, 1.12, true)};
+  r.best = r.scored[0];
+  const std::vector<Scored> two = runner_ups(r, 2);
+  ASSERT_EQ(two.size(), 2U);
+  EXPECT_EQ(two[0].proposal.settings.at("block"), 3);
+  EXPECT_EQ(two[1].proposal.settings.at("block"), 2);
+  const std::vector<Scored> all = runner_ups(r, 10);
+  ASSERT_EQ(all.size(), 3U);
+  EXPECT_EQ(all[2].proposal.strategy, "split");
+  // Without a best there is nothing to follow.
+  r.best.reset();
+  EXPECT_TRUE(runner_ups(r, 2).empty());
+}
+
+TEST(Choice, G4NumbersAreReadWhereTheyAreNumbers) {
+  Attempt a;
+  a.ratio_low = 0.5;  // replaced: a field that is missing or not a number reads as none
+  read_timing({{"ratio", 1.2}, {"ratio_low", "n/a"}, {"ratio_worst_capture", 1.05}}, a);
+  EXPECT_EQ(a.ratio, std::optional<double>(1.2));
+  EXPECT_FALSE(a.ratio_low.has_value());
+  EXPECT_EQ(a.ratio_worst_capture, std::optional<double>(1.05));
+  EXPECT_FALSE(measurably_faster(a));  // no interval, no choice
+  read_timing(nlohmann::json::array(), a);
+  EXPECT_FALSE(a.ratio.has_value());
 }
 
 TEST(Beam, StopsWhenTheBudgetIsSpentOrNothingIsNew) {

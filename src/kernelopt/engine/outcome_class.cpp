@@ -57,15 +57,7 @@ bool confirm_choice(gate::CascadeResult& result, const Outcome& again) {
   KO_CHECK(result.accepted.has_value());
   Outcome& verdict = result.attempts[*result.accepted].outcomes.back();
   search::Attempt a;
-  auto read = [&](const char* name) -> std::optional<double> {
-    if (again.numbers.contains(name) && again.numbers.at(name).is_number()) {
-      return again.numbers.at(name).get<double>();
-    }
-    return std::nullopt;
-  };
-  a.ratio = read("ratio");
-  a.ratio_low = read("ratio_low");
-  a.ratio_worst_capture = read("ratio_worst_capture");
+  search::read_timing(again.numbers, a);
   const bool confirmed = again.ok() && search::measurably_faster(a);
   nlohmann::json numbers = again.numbers.is_object() ? again.numbers : nlohmann::json::object();
   nlohmann::json first = nlohmann::json::object();

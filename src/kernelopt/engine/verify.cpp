@@ -29,6 +29,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// How many runner-ups per segment the confirmation tries after the choice (each costs one G4).
+constexpr std::size_t kRunnerUps = 2;
+
 struct Graphs {
   std::vector<analysis::GraphRun> runs;
   std::vector<std::string> texts;
@@ -224,14 +227,7 @@ search::Attempt attempt_of(const gate::CascadeResult& result) {
       note(o);
       if (o.gate.rfind("G4", 0) == 0 && o.numbers.contains("ratio") &&
           o.numbers.at("ratio").is_number()) {
-        a.ratio = o.numbers.at("ratio").get<double>();
-        if (o.numbers.contains("ratio_low") && o.numbers.at("ratio_low").is_number()) {
-          a.ratio_low = o.numbers.at("ratio_low").get<double>();
-        }
-        if (o.numbers.contains("ratio_worst_capture") &&
-            o.numbers.at("ratio_worst_capture").is_number()) {
-          a.ratio_worst_capture = o.numbers.at("ratio_worst_capture").get<double>();
-        }
+        search::read_timing(o.numbers, a);
       }
     }
   } else if (a.failed_gate.empty()) {
@@ -377,6 +373,9 @@ nlohmann::json run_verify(const VerifyOptions& options,
       }};
   gate::Cascade cascade(context, &store, problem_id, recompose);
   std::vector<gate::Candidate> chosen;  // optimize: the fastest accepted candidate per segment
+  // optimize: per segment, the next accepted candidates by ratio, tried in turn when the
+  // confirmation does not confirm the choice
+  std::map<int, std::vector<gate::Candidate>> runner_ups;
   nlohmann::json tried = nlohmann::json::array();
   nlohmann::json searched = nlohmann::json::array();
   search::Memory memory(options.memory);
@@ -558,6 +557,9 @@ nlohmann::json run_verify(const VerifyOptions& options,
                        {"round", beam.best->proposal.round},
                        {"ratio", beam.best->attempt.ratio.value_or(0.0)}};
         chosen.push_back(by_settings.at(key(beam.best->proposal)));
+        for (const auto& r : search::runner_ups(beam, kRunnerUps)) {
+          runner_ups[id].push_back(by_settings.at(key(r.proposal)));
+        }
       }
       searched.push_back(std::move(row));
     }
@@ -606,20 +608,58 @@ nlohmann::json run_verify(const VerifyOptions& options,
   nlohmann::json confirmation;
   if (options.propose && result.accepted && options.thresholds.min_ratio > 0.0) {
     // The search chose the best of many timed candidates: time the choice again (fresh
-    // captures) and keep it only if that measurement is measurably faster too.
-    std::vector<gate::Candidate> set;
-    for (const auto& c : candidates) {
-      const auto& segs = result.attempts[*result.accepted].segments;
-      if (std::find(segs.begin(), segs.end(), c.segment) != segs.end()) set.push_back(c);
-    }
+    // captures) and keep it only if that measurement is measurably faster too. If it is not,
+    // the runner-ups take their turn (each segment's next accepted candidate by ratio), each
+    // timed again the same way; the first confirmed set is kept, else the first verdict stays.
+    const auto accepted_of = [](const gate::CascadeResult& r,
+                                const std::vector<gate::Candidate>& from) {
+      std::vector<gate::Candidate> set;
+      const auto& segs = r.attempts[*r.accepted].segments;
+      for (const auto& c : from) {
+        if (std::find(segs.begin(), segs.end(), c.segment) != segs.end()) set.push_back(c);
+      }
+      return set;
+    };
+    const auto confirm = [&](gate::CascadeResult& r, const std::vector<gate::Candidate>& set) {
+      const Outcome again = cascade.confirm(set);
+      const bool confirmed = confirm_choice(r, again);
+      nlohmann::json files = nlohmann::json::array();
+      for (const auto& c : set) {
+        files.push_back(c.path);
+      }
+      say(fmt::format("{}: {}", confirmed ? "confirmed" : "not confirmed", again.detail));
+      return std::pair{confirmed, nlohmann::json{{"confirmed", confirmed},
+                                                 {"status", to_string(again.status)},
+                                                 {"detail", again.detail},
+                                                 {"candidates", files},
+                                                 {"numbers", again.numbers}}};
+    };
     say("timing the chosen replacement again (confirmation)");
-    const Outcome again = cascade.confirm(set);
-    const bool confirmed = confirm_choice(result, again);
-    confirmation = {{"confirmed", confirmed},
-                    {"status", to_string(again.status)},
-                    {"detail", again.detail},
-                    {"numbers", again.numbers}};
-    say(fmt::format("{}: {}", confirmed ? "confirmed" : "not confirmed", again.detail));
+    auto [confirmed, first] = confirm(result, accepted_of(result, candidates));
+    confirmation = {{"choice", first}, {"runner_ups", nlohmann::json::array()}};
+    for (std::size_t k = 0; !confirmed && k < kRunnerUps; ++k) {
+      std::vector<gate::Candidate> next;
+      for (const auto& [segment, list] : runner_ups) {
+        if (k < list.size()) next.push_back(list[k]);
+      }
+      if (next.empty()) break;
+      say(fmt::format("not confirmed: the runner-up{} {} in turn", next.size() > 1 ? "s" : "",
+                      k + 1));
+      gate::CascadeResult retry = cascade.run(next);
+      nlohmann::json entry = {{"accepted", retry.accepted.has_value()}};
+      if (retry.accepted) {
+        auto [ok, again] = confirm(retry, accepted_of(retry, next));
+        entry = std::move(again);
+        entry["accepted"] = true;
+        if (ok) {
+          confirmed = true;
+          result = std::move(retry);
+          candidates = next;
+        }
+      }
+      confirmation["runner_ups"].push_back(std::move(entry));
+    }
+    confirmation["confirmed"] = confirmed;
   }
   const ProblemOutcome outcome = classify_problem(graphs.map.problem_class, result);
   nlohmann::json doc = result_json(result, outcome);

@@ -167,4 +167,21 @@ BeamResult beam_search(int segment,
   return result;
 }
 
+std::vector<Scored> runner_ups(const BeamResult& result, std::size_t n) {
+  std::vector<Scored> out;
+  if (!result.best) return out;
+  const auto same = [](const Scored& a, const Scored& b) {
+    return a.proposal.strategy == b.proposal.strategy && a.proposal.settings == b.proposal.settings;
+  };
+  for (const Scored& s : result.scored) {
+    if (!s.attempt.accepted || same(s, *result.best)) continue;
+    if (std::any_of(out.begin(), out.end(), [&](const Scored& o) { return same(o, s); })) continue;
+    out.push_back(s);
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Scored& a, const Scored& b) { return ratio_of(a) > ratio_of(b); });
+  if (out.size() > n) out.resize(n);
+  return out;
+}
+
 }  // namespace kernelopt::search

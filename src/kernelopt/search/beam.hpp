@@ -9,6 +9,7 @@
 // spent (the engine's clock runs over the whole problem; checked before every evaluation, so one
 // evaluation may overrun it). The gates are the evaluation; the engine passes them in, so the
 // search itself runs without a GPU in the tests.
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
@@ -70,5 +71,10 @@ BeamResult beam_search(int segment,
                        const BeamHooks& hooks,
                        const BeamOptions& options,
                        Memory& memory);
+
+// The accepted candidates other than the best, highest ratio first, each strategy and settings
+// once, at most `n`: what the engine tries next when a second measurement does not confirm the
+// best (a choice made on a lucky baseline measurement; examples/l2_norm_rows in session 22).
+std::vector<Scored> runner_ups(const BeamResult& result, std::size_t n);
 
 }  // namespace kernelopt::search

@@ -1,6 +1,7 @@
 #include "kernelopt/search/roles.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -180,6 +181,18 @@ bool measurably_faster(const Attempt& attempt) {
   return attempt.ratio && *attempt.ratio >= kMinSpeedup && attempt.ratio_low &&
          *attempt.ratio_low > 1.0 &&
          (!attempt.ratio_worst_capture || *attempt.ratio_worst_capture > 1.0);
+}
+
+void read_timing(const nlohmann::json& numbers, Attempt& attempt) {
+  const auto read = [&](const char* name) -> std::optional<double> {
+    if (numbers.is_object() && numbers.contains(name) && numbers.at(name).is_number()) {
+      return numbers.at(name).get<double>();
+    }
+    return std::nullopt;
+  };
+  attempt.ratio = read("ratio");
+  attempt.ratio_low = read("ratio_low");
+  attempt.ratio_worst_capture = read("ratio_worst_capture");
 }
 
 std::vector<Strategy> plan(const Analysis& analysis,

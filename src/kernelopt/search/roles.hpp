@@ -111,6 +111,9 @@ struct Attempt {
 inline constexpr double kMinSpeedup = 1.01;
 bool measurably_faster(const Attempt& attempt);
 
+// G4's numbers (ratio, ratio_low, ratio_worst_capture) into an attempt, each where it is a number.
+void read_timing(const nlohmann::json& numbers, Attempt& attempt);
+
 // The summarizer: what was tried per segment and strategy, what it gave and why it failed, so
 // the planner does not try a failed direction blindly again. Disabled (the --no-memory ablation),
 // it records nothing and remembers nothing.
