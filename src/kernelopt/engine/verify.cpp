@@ -207,6 +207,17 @@ std::map<int, search::SegmentProfile> profile_segments(worker::Worker& worker,
   return out;
 }
 
+// The candidates of `from` in the set the cascade accepted (it may have dropped some segments).
+std::vector<gate::Candidate> accepted_of(const gate::CascadeResult& result,
+                                         const std::vector<gate::Candidate>& from) {
+  std::vector<gate::Candidate> set;
+  const auto& segs = result.attempts[*result.accepted].segments;
+  for (const auto& c : from) {
+    if (std::find(segs.begin(), segs.end(), c.segment) != segs.end()) set.push_back(c);
+  }
+  return set;
+}
+
 // A single candidate's cascade as the summarizer records it.
 search::Attempt attempt_of(const gate::CascadeResult& result) {
   search::Attempt a;
@@ -611,15 +622,6 @@ nlohmann::json run_verify(const VerifyOptions& options,
     // captures) and keep it only if that measurement is measurably faster too. If it is not,
     // the runner-ups take their turn (each segment's next accepted candidate by ratio), each
     // timed again the same way; the first confirmed set is kept, else the first verdict stays.
-    const auto accepted_of = [](const gate::CascadeResult& r,
-                                const std::vector<gate::Candidate>& from) {
-      std::vector<gate::Candidate> set;
-      const auto& segs = r.attempts[*r.accepted].segments;
-      for (const auto& c : from) {
-        if (std::find(segs.begin(), segs.end(), c.segment) != segs.end()) set.push_back(c);
-      }
-      return set;
-    };
     const auto confirm = [&](gate::CascadeResult& r, const std::vector<gate::Candidate>& set) {
       const Outcome again = cascade.confirm(set);
       const bool confirmed = confirm_choice(r, again);
@@ -674,13 +676,9 @@ nlohmann::json run_verify(const VerifyOptions& options,
     if (!confirmation.is_null()) doc["confirmation"] = confirmation;
   }
   if (result.accepted) {
-    std::vector<gate::Candidate> accepted;
-    for (const auto& c : candidates) {
-      const auto& segs = result.attempts[*result.accepted].segments;
-      if (std::find(segs.begin(), segs.end(), c.segment) != segs.end()) accepted.push_back(c);
-    }
-    doc["optimized"] = write_optimized(run_dir / "optimized", options.problem, captured,
-                                       graphs.texts, graphs.runs, accepted, doc);
+    doc["optimized"] =
+        write_optimized(run_dir / "optimized", options.problem, captured, graphs.texts, graphs.runs,
+                        accepted_of(result, candidates), doc);
   }
   store.set_problem_status(problem_id, store::ProblemStatus::kDone, outcome.outcome_class,
                            outcome.reason);
