@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Session 23 device calls: the single-engine runs resumed, each with its own frozen engine and
 # worker; main's engine (build/dev/kernelopt_new) re-measures the new replacements afterwards.
-# Usage: bash runs/s23call.sh OUT LEVEL CALL_SECONDS N...
+# Usage: bash call4_s23.sh OUT LEVEL CALL_SECONDS N... (run from the repo root, as runs/s23call.sh)
+# build/dev holds kernelopt2 + frozen2/python (49073fd, the L2 run), kernelopt3 + frozen3/python
+# (c28c09a, the L3 run) and kernelopt_new (main's a103dcf), each stripped Release binaries.
 set -u
 OUT=$1 level=$2 call_s=$3; shift 3
 start=$(date +%s)
