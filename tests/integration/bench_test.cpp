@@ -145,28 +145,36 @@ for line in sys.stdin:
         with open(os.environ["FAKE_LOG"], "a") as log:
             log.write(f"{os.path.basename(req['problem'])} {os.environ.get('CUDA_VISIBLE_DEVICES')}\n")
         res.update(inputs=[], outputs=[])
-        hang = "hang" in req["problem"]
+        hang = "hang" in req["problem"] and "searchhang" not in req["problem"]
+        search_hang = "searchhang" in req["problem"]
     elif op == "capture":
-        time.sleep(3600 if hang else 1)
+        time.sleep(3600 if hang else 3 if search_hang else 1)
         os.makedirs(req["run_dir"], exist_ok=True)
         path = os.path.join(req["run_dir"], "graph_0.py")
         shutil.copy(os.environ["FAKE_GRAPH"], path)
         res.update(compile_s=1.0, seeds=[], graphs=[{"index": 0, "path": path, "calls": 1, "args": [
             {"shape": [4096, 393216], "stride": [393216, 1], "dtype": "float32"}]}])
     elif op == "time_launches":
-        res.update(intervals=[{"median_ms": 3.0}] * (req["marks"] - 1))
+        res.update(intervals=[{"median_ms": 30.0 if search_hang else 3.0}] * (req["marks"] - 1))
     elif op in ("time_model", "time_replay"):
         res.update(median_ms=3.5, min_ms=3.4, max_ms=3.6, samples_ms=[3.5])
+    elif search_hang:
+        time.sleep(3600)  # the search's first request of its own never returns
     out.write(json.dumps(res) + "\n")
     out.flush()
 )PY";
 
-TEST_F(BenchTest, GpuPathRunsAWorkerPerGpuAndKillsAHungProblem) {
-  const fs::path python = dir_ / "fake";
+// The stand-in worker as a kernelopt package under `python`, for KERNELOPT_PYTHON_DIR.
+fs::path fake_worker_package(const fs::path& python) {
   fs::create_directories(python / "kernelopt/worker");
   std::ofstream(python / "kernelopt/__init__.py") << "";
   std::ofstream(python / "kernelopt/worker/__init__.py") << "";
   std::ofstream(python / "kernelopt/worker/__main__.py") << kFakeWorker;
+  return python;
+}
+
+TEST_F(BenchTest, GpuPathRunsAWorkerPerGpuAndKillsAHungProblem) {
+  const fs::path python = fake_worker_package(dir_ / "fake");
   const fs::path level = dir_ / "kb/level2";
   fs::create_directories(level);
   for (const char* name : {"1_a.py", "2_b.py", "3_hang.py", "4_c.py", "5_d.py"}) {
@@ -231,6 +239,38 @@ TEST_F(BenchTest, GpuPathRunsAWorkerPerGpuAndKillsAHungProblem) {
   EXPECT_NE(order.find("\n3_hang.py "), std::string::npos) << order;
   EXPECT_GT(order.find("3_hang.py "), order.find("6_e.py ")) << order;
   EXPECT_GT(order.find("3_hang.py "), order.find("7_f.py ")) << order;
+}
+
+// --timeout holds the baseline; the search gets as much again from its own start, so a long
+// compile leaves it its time. A problem whose capture takes 3 s of a 4 s limit and whose search
+// hangs keeps its measured baseline, and its worker is killed 4 s after the search started.
+TEST_F(BenchTest, TheSearchGetsItsOwnTimeLimitAfterTheBaseline) {
+  const fs::path python = fake_worker_package(dir_ / "fake");
+  fs::create_directories(dir_ / "kb/level2");
+  std::ofstream(dir_ / "kb/level2/1_searchhang.py") << "\n";
+  const fs::path run = dir_ / "run";
+  const Result r = shell(
+      "env -u CUDA_VISIBLE_DEVICES KERNELOPT_PYTHON_DIR=" + python.string() +
+      " KERNELOPT_CACHE_DIR=" + (dir_ / "cache").string() + " FAKE_LOG=" + (dir_ / "log").string() +
+      " FAKE_GRAPH=" +
+      (source_dir() / "tests/fixtures/output_code/real/h200_level1_19_ReLU_graph_0.py").string() +
+      " " + KERNELOPT_BINARY + " bench " + (dir_ / "kb").string() +
+      " --level 2 --problems all --timeout 4 --search --no-profile --gate-timeout 30 -q -o " +
+      run.string());
+  const nlohmann::json doc = read_json(run / "problems/level2_1_searchhang.json");
+  EXPECT_EQ(doc["status"], "done") << doc.dump() << r.output;
+  EXPECT_EQ(doc["show"]["replay_ms"], 3.5) << doc.dump();
+  EXPECT_NE(doc["outcome"]["reason"].get<std::string>().find(
+                "timed out (--timeout 4 s, counted from the search's start)"),
+            std::string::npos)
+      << doc.dump();
+  const nlohmann::json& cost = doc["cost"];
+  EXPECT_GE(cost["baseline_seconds"].get<double>(), 3.0) << cost.dump();
+  EXPECT_GE(cost["search_seconds"].get<double>(), 3.5) << cost.dump();
+  EXPECT_LT(cost["search_seconds"].get<double>(), 8.0) << cost.dump();
+  EXPECT_GT(cost["gpu_seconds"].get<double>(), 6.5) << cost.dump();  // more than one --timeout
+  const nlohmann::json summary = read_json(run / "summary.json");
+  EXPECT_EQ(summary["overall"]["searched_problems_timed"], 1) << summary.dump();
 }
 
 // A run directory keeps the mode of its first run: a --search run is not resumed baseline-only

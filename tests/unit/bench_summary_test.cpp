@@ -113,6 +113,27 @@ TEST(Summary, EmptyGroupsHaveNullGeomeans) {
   EXPECT_NEAR(report::geomean({2.0, 8.0}).get<double>(), 4.0, 1e-12);
 }
 
+// The cost medians: GPU seconds over every problem; search seconds only over the problems whose
+// search recorded them (older documents and unsearched problems have none).
+TEST(Summary, MedianCostsPerProblemAndPerSearch) {
+  std::vector<json> docs = {doc(2, 1, "optimized", 1.2), doc(2, 3, "fallback", 1.0),
+                            doc(2, 5, "fallback", 1.0), doc(2, 7, "optimized", 1.1)};
+  const double gpu[] = {100.0, 400.0, 50.0, 250.0};
+  const json search[] = {json(90.0), json(nullptr), json(30.0), json(120.0)};
+  for (std::size_t i = 0; i < docs.size(); ++i) {
+    docs[i]["cost"]["gpu_seconds"] = gpu[i];
+    docs[i]["cost"]["search_seconds"] = search[i];
+  }
+  const json all = report::summarize(docs)["overall"];
+  EXPECT_NEAR(all["median_gpu_seconds"].get<double>(), 175.0, 1e-12);  // (100 + 250) / 2
+  EXPECT_EQ(all["searched_problems_timed"], 3);
+  EXPECT_NEAR(all["median_search_seconds"].get<double>(), 90.0, 1e-12);
+  const json none = report::summarize(run())["overall"];
+  EXPECT_NEAR(none["median_gpu_seconds"].get<double>(), 360.0, 1e-12);
+  EXPECT_TRUE(none["median_search_seconds"].is_null());
+  EXPECT_EQ(none["searched_problems_timed"], 0);
+}
+
 // A show document: two Triton segments (one without a known floor) and one cuBLAS call.
 json show_with_floors() {
   return {{"replay_ms", 6.0},

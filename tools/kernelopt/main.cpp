@@ -138,7 +138,9 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("-o,--run-dir", bench.run_dir, "run directory (rerun it to resume)")
       ->required();
   bench_cmd
-      ->add_option("--timeout", bench_timeout, "seconds per problem; then its worker is killed")
+      ->add_option("--timeout", bench_timeout,
+                   "seconds for a problem's baseline, and as many again for its search (from the "
+                   "search's start); then its worker is killed")
       ->check(CLI::Range(1, 86400));
   bench_cmd->add_option("--iters", bench.iters, "timed calls per measurement")
       ->check(CLI::Range(3, 10000));

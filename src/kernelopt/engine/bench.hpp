@@ -23,7 +23,7 @@ struct BenchCommand {
   int level = 1;                       // the KernelBench level
   std::string problems = "all";        // the SPEC (bench_spec.hpp)
   std::string run_dir;                 // created when absent; reused to resume
-  std::chrono::seconds timeout{1800};  // wall-clock limit of one problem
+  std::chrono::seconds timeout{1800};  // limit of a baseline, and of a search from its start
   int iters = 30;                      // timed calls per measurement
   bool quiet = false;                  // one log line per problem instead of the bar
   // --search: after the baseline, `optimize` (the offline recipe search and the gates) runs on

@@ -35,7 +35,9 @@ nlohmann::json cost_json(const ProblemCost& cost) {
           {"llm_tokens", cost.llm_tokens},
           {"gpu", optional_json(cost.gpu)},
           {"free_memory_bytes", optional_json(cost.free_memory_bytes)},
-          {"peak_memory_bytes", optional_json(cost.peak_memory_bytes)}};
+          {"peak_memory_bytes", optional_json(cost.peak_memory_bytes)},
+          {"baseline_seconds", optional_json(cost.baseline_seconds)},
+          {"search_seconds", optional_json(cost.search_seconds)}};
 }
 
 nlohmann::json header(const BenchProblem& problem, const char* status) {

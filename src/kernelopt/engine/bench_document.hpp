@@ -21,6 +21,10 @@ struct ProblemCost {
   std::optional<int> gpu;       // which visible GPU its worker used
   std::optional<std::int64_t> free_memory_bytes;  // GPU memory free when the problem started
   std::optional<std::int64_t> peak_memory_bytes;  // torch's peak allocation in its worker
+  // With --search on an optimizable problem: the baseline's seconds (worker start, load,
+  // compile, capture, timing) and the search's, from its start to its result.
+  std::optional<double> baseline_seconds;
+  std::optional<double> search_seconds;
 };
 
 // The outcome of a baseline-only run (no search) from a show document's dispatch class, by the

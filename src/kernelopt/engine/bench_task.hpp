@@ -20,10 +20,12 @@ namespace kernelopt::engine {
 struct BenchContext {
   worker::WorkerOptions worker;  // how to start a worker (a GPU's variable is added per problem)
   std::string run_dir;           // captured output code goes to RUN_DIR/capture/<problem>/
-  std::chrono::seconds timeout{1800};  // wall-clock limit of one problem, worker start included
-  int iters = 30;                      // timed calls per measurement
-  double bandwidth_gbps = 0;           // the copy bandwidth the floors use, measured once per run
-  bool search = false;                 // run optimize after the baseline (optimizable problems)
+  // Wall-clock limit of a problem's baseline (worker start included), and, with --search, of its
+  // search again, counted from the search's start.
+  std::chrono::seconds timeout{1800};
+  int iters = 30;             // timed calls per measurement
+  double bandwidth_gbps = 0;  // the copy bandwidth the floors use, measured once per run
+  bool search = false;        // run optimize after the baseline (optimizable problems)
   std::chrono::seconds gate_timeout{120};
   gate::Thresholds thresholds;  // the search's gates (--samples; min_ratio 0 with --no-perf-gate)
   SearchFlags flags;            // the search's beam, budget and ablations
@@ -43,9 +45,11 @@ std::map<int, std::string> worthless_segments(const nlohmann::json& show);
 // context.search and an optimizable problem, the search (run_verify with propose) in the same
 // worker, its files under RUN_DIR/search/<problem>/; a search that fails or runs out of time
 // leaves the measured baseline (class kept, the reason says what happened). The worker
-// is killed (SIGKILL to its process group) when the problem passes context.timeout; the problem
-// then fails with tag kernelopt.timeout. Records free GPU memory before and torch's peak
-// allocation after.
+// is killed (SIGKILL to its process group) when the baseline passes context.timeout (the problem
+// then fails with tag kernelopt.timeout) or the search passes context.timeout from its own start
+// (the baseline stays; the search's reason says it timed out), so a long compile does not eat
+// the search's budget. Records free GPU memory before and torch's peak allocation after, and the
+// seconds of the baseline and of the search.
 nlohmann::json run_problem_on_gpu(const BenchProblem& problem,
                                   const BenchContext& context,
                                   const GpuSlot& gpu);

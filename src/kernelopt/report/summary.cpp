@@ -48,6 +48,14 @@ nlohmann::json ratio(const nlohmann::json& numerator, const nlohmann::json& deno
   return numerator.get<double>() / denominator.get<double>();
 }
 
+// The median of `values` (the mean of the middle two for an even count); null when empty.
+nlohmann::json median(std::vector<double> values) {
+  if (values.empty()) return nullptr;
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
 std::string long_tail_bin(double speedup) {
   if (speedup >= 5.0) return kLongTailBins[0];
   if (speedup >= 2.0) return kLongTailBins[1];
@@ -117,6 +125,7 @@ nlohmann::json summary_row(const nlohmann::json& doc) {
   row["triton_share"] = number_or_null(show, "triton_share");
   row["gpu_seconds"] = cost.value("gpu_seconds", 0.0);
   row["wall_seconds"] = cost.value("wall_seconds", 0.0);
+  row["search_seconds"] = number_or_null(cost, "search_seconds");
   row["llm_tokens"] = cost.value("llm_tokens", 0);
   const nlohmann::json error = doc.value("error", nlohmann::json());
   row["error"] =
@@ -136,8 +145,14 @@ nlohmann::json aggregate(const std::vector<nlohmann::json>& rows) {
   double gpu_seconds = 0;
   double wall_seconds = 0;
   std::int64_t tokens = 0;
+  std::vector<double> per_problem;
+  std::vector<double> per_search;
   for (const auto& row : rows) {
     gpu_seconds += row.value("gpu_seconds", 0.0);
+    per_problem.push_back(row.value("gpu_seconds", 0.0));
+    if (row.contains("search_seconds") && row.at("search_seconds").is_number()) {
+      per_search.push_back(row.at("search_seconds").get<double>());
+    }
     wall_seconds += row.value("wall_seconds", 0.0);
     tokens += row.value("llm_tokens", std::int64_t{0});
     if (!row["speedup"].is_number()) continue;
@@ -164,6 +179,10 @@ nlohmann::json aggregate(const std::vector<nlohmann::json>& rows) {
   out["long_tail"] = tail;
   out["gpu_seconds"] = gpu_seconds;
   out["gpu_hours"] = gpu_seconds / 3600.0;
+  out["median_gpu_seconds"] = median(per_problem);
+  // Over the problems whose search ran and recorded its own seconds (not the baseline's compile).
+  out["searched_problems_timed"] = per_search.size();
+  out["median_search_seconds"] = median(per_search);
   out["wall_seconds"] = wall_seconds;
   out["llm_tokens"] = tokens;
   return out;

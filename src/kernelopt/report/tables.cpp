@@ -112,9 +112,20 @@ Table failure_table(const nlohmann::json& summary) {
 
 Table cost_table(const nlohmann::json& summary) {
   Table t;
-  t.header = {"level", "GPU-hours", "GPU-seconds", "wall seconds (sum)", "LLM tokens"};
+  t.header = {"level",
+              "GPU-hours",
+              "GPU-seconds",
+              "median GPU-s a problem",
+              "median search s (searched problems)",
+              "wall seconds (sum)",
+              "LLM tokens"};
   for (const auto& [name, g] : groups(summary)) {
+    const auto field = [&g](const char* key) {
+      return g.contains(key) ? g.at(key) : nlohmann::json(nullptr);
+    };
     t.rows.push_back({name, number_text(g.at("gpu_hours"), 3), number_text(g.at("gpu_seconds"), 1),
+                      number_text(field("median_gpu_seconds"), 1),
+                      number_text(field("median_search_seconds"), 1),
                       number_text(g.at("wall_seconds"), 1),
                       std::to_string(g.value("llm_tokens", 0))});
   }

@@ -91,6 +91,10 @@ class Worker {
   // How the process is started (argv, environment): for helpers that must see what it sees.
   const WorkerOptions& options() const { return options_; }
 
+  // Moves the end time (WorkerOptions::end) for every later request: a bench problem's search
+  // gets its own time limit, counted from its start, once the baseline is measured.
+  void set_end(std::optional<std::chrono::steady_clock::time_point> end) { options_.end = end; }
+
  private:
   // What waiting for a response line ended with.
   enum class LineStatus {
