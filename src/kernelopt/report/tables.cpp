@@ -120,8 +120,9 @@ Table cost_table(const nlohmann::json& summary) {
               "wall seconds (sum)",
               "LLM tokens"};
   for (const auto& [name, g] : groups(summary)) {
-    const auto field = [&g](const char* key) {
-      return g.contains(key) ? g.at(key) : nlohmann::json(nullptr);
+    const nlohmann::json& group = g;  // a structured binding cannot be captured before C++20
+    const auto field = [&group](const char* key) {
+      return group.contains(key) ? group.at(key) : nlohmann::json(nullptr);
     };
     t.rows.push_back({name, number_text(g.at("gpu_hours"), 3), number_text(g.at("gpu_seconds"), 1),
                       number_text(field("median_gpu_seconds"), 1),
