@@ -237,6 +237,48 @@ TEST(Performance, CapturesThatDisagreeAreNotAGain) {
   EXPECT_NEAR(gain.numbers["ratio_worst_capture"].get<double>(), 2.802 / 2.702, 1e-9);
 }
 
+TEST(Performance, PairedSamplesTakeOutADriftBothSidesShare) {
+  // The worker replays b0, c0, b1, c1, b2, c2 in turns; a clock that slows over the run (9.7 to
+  // 11.0 ms) hits each pair alike. A 2% gain in every pair is faster, and says it was paired.
+  const Thresholds t;
+  std::vector<std::vector<double>> base(3);
+  std::vector<std::vector<double>> cand(3);
+  std::vector<double> base_all;
+  std::vector<double> cand_all;
+  for (int j = 0; j < 10; ++j) {
+    for (int k = 0; k < 3; ++k) {
+      const double clock = 9.7 + 1.3 * (j / 9.0) * (j / 9.0) + 0.002 * ((j * 3 + k) % 4);
+      base[k].push_back(clock);
+      cand[k].push_back(clock / 1.02 + 0.001 * ((j + k) % 3));
+      base_all.push_back(base[k].back());
+      cand_all.push_back(cand[k].back());
+    }
+  }
+  const Outcome paired = judge_performance({{"baseline_ms", base_all},
+                                            {"candidate_ms", cand_all},
+                                            {"baseline_instance_ms", base},
+                                            {"candidate_instance_ms", cand}},
+                                           t);
+  ASSERT_TRUE(paired.ok()) << paired.detail;
+  EXPECT_EQ(paired.numbers["interval"].get<std::string>(), "paired");
+  EXPECT_NE(paired.detail.find("3 + 3 captures, paired"), std::string::npos) << paired.detail;
+  EXPECT_GT(paired.numbers["ratio_low"].get<double>(), 1.01) << paired.detail;
+  EXPECT_EQ(paired.numbers["speed_class"].get<std::string>(), "faster") << paired.detail;
+  // The same samples with one candidate sample fewer cannot be paired: the interval is the
+  // unpaired one, which the drift spans.
+  cand[2].pop_back();
+  cand_all.pop_back();
+  const Outcome unpaired = judge_performance({{"baseline_ms", base_all},
+                                              {"candidate_ms", cand_all},
+                                              {"baseline_instance_ms", base},
+                                              {"candidate_instance_ms", cand}},
+                                             t);
+  ASSERT_TRUE(unpaired.ok()) << unpaired.detail;
+  EXPECT_EQ(unpaired.numbers["interval"].get<std::string>(), "grouped");
+  EXPECT_LT(unpaired.numbers["ratio_low"].get<double>(), 1.0) << unpaired.detail;
+  EXPECT_NE(unpaired.numbers["speed_class"].get<std::string>(), "faster");
+}
+
 // A search's accepted set, its first G4 at 1.05x [1.02, 1.08].
 CascadeResult accepted_once() {
   CascadeResult r;

@@ -231,6 +231,71 @@ TEST(RatioOfMediansGrouped, BadInputIsAnError) {
   EXPECT_THROW(ratio_of_medians_grouped(ok, ok, 0), Error);
 }
 
+// Three instances a side, `n` samples each, on a clock that drifts from 9.7 to 11.0 ms over
+// the run (the shape of L3/43's G4 samples in session 23) scaled by `scale`, with an
+// independent 0.1% noise on every sample: what two sides timed in turns share and do not share.
+std::vector<std::vector<double>> drifting(std::uint64_t seed, double scale, int n = 10) {
+  std::vector<std::vector<double>> out(3);
+  for (int k = 0; k < 3; ++k) {
+    const std::vector<double> noise = timings(seed + static_cast<std::uint64_t>(k), n, 1.0, 0.001);
+    for (int j = 0; j < n; ++j) {
+      const double t = static_cast<double>(j) / static_cast<double>(n - 1);
+      out[static_cast<std::size_t>(k)].push_back(scale * (9.7 + 1.3 * t * t) *
+                                                 noise[static_cast<std::size_t>(j)]);
+    }
+  }
+  return out;
+}
+
+TEST(RatioOfMediansPaired, ADriftBothSidesShareDoesNotWidenTheInterval) {
+  // A steady 1.5% gain in every pair of samples. Unpaired, the drift dwarfs it and the interval
+  // spans 1.0; paired, the interval is tight around the gain and the candidate is faster.
+  const auto base = drifting(60, 1.0);
+  const auto cand = drifting(70, 1.0 / 1.015);
+  const RatioEstimate grouped = ratio_of_medians_grouped(base, cand);
+  const RatioEstimate paired = ratio_of_medians_paired(base, cand);
+  EXPECT_DOUBLE_EQ(paired.ratio, grouped.ratio);
+  EXPECT_NEAR(paired.ratio, 1.015, 0.003);
+  EXPECT_LT(grouped.low, 1.0);
+  EXPECT_EQ(classify(grouped), SpeedClass::kMatched);
+  EXPECT_GT(paired.low, 1.008);
+  EXPECT_LT(paired.high, 1.022);
+  EXPECT_EQ(classify(paired), SpeedClass::kFaster);
+  EXPECT_EQ(paired.n_baseline, 30);
+  EXPECT_EQ(paired.n_candidate, 30);
+}
+
+TEST(RatioOfMediansPaired, NoGainUnderTheSameDriftIsNoGain) {
+  const RatioEstimate r = ratio_of_medians_paired(drifting(80, 1.0), drifting(90, 1.0));
+  EXPECT_LT(r.low, 1.0);
+  EXPECT_GT(r.high, 1.0);
+  EXPECT_EQ(classify(r), SpeedClass::kMatched);
+}
+
+TEST(RatioOfMediansPaired, DisagreeingCapturesStillWidenTheInterval) {
+  // Pairing removes what both sides share in time, not what one capture does on its own: the
+  // baseline's captures at 2.70, 2.80 and 2.90 ms against the candidate's at 2.75 span 1.0.
+  const auto base = instances(30, {2.70, 2.80, 2.90}, 30);
+  const auto cand = instances(40, {2.75, 2.75, 2.75}, 30);
+  const RatioEstimate r = ratio_of_medians_paired(base, cand);
+  EXPECT_LT(r.low, 0.99);
+  EXPECT_GT(r.high, 1.04);
+  EXPECT_EQ(classify(r), SpeedClass::kMatched);
+}
+
+TEST(RatioOfMediansPaired, SidesThatCannotBePairedAreAnError) {
+  const std::vector<std::vector<double>> three = {{1.0, 1.1, 0.9}, {1.0, 1.05, 1.0}};
+  const std::vector<std::vector<double>> other = {{1.0, 1.1}, {1.0, 1.05, 1.0, 1.0}};
+  EXPECT_TRUE(pairable(three, three));
+  EXPECT_FALSE(pairable(three, other));  // as many samples in all, not in each instance
+  EXPECT_FALSE(pairable(three, {three[0]}));
+  EXPECT_FALSE(pairable({}, {}));
+  EXPECT_NO_THROW(ratio_of_medians_paired(three, three, 100));
+  EXPECT_THROW(ratio_of_medians_paired(three, other), Error);
+  EXPECT_THROW(ratio_of_medians_paired(three, three, 0), Error);
+  EXPECT_THROW(ratio_of_medians_paired({{1.0, 1.0}, {1.0, 1.0}}, {{1.0, 1.0}, {1.0, 1.0}}), Error);
+}
+
 TEST(Classify, Thresholds) {
   auto estimate = [](double ratio, double low, double high) {
     RatioEstimate r;

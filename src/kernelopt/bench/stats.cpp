@@ -101,6 +101,18 @@ std::vector<double> pooled(const std::vector<std::vector<double>>& groups, const
   return all;
 }
 
+// Both sides' instances and the options, checked; each side's samples pooled.
+std::pair<std::vector<double>, std::vector<double>> checked_pools(
+    const std::vector<std::vector<double>>& baseline,
+    const std::vector<std::vector<double>>& candidate,
+    int resamples,
+    double confidence) {
+  std::vector<double> base_all = pooled(baseline, "baseline");
+  std::vector<double> cand_all = pooled(candidate, "candidate");
+  check_options(resamples, confidence);
+  return {std::move(base_all), std::move(cand_all)};
+}
+
 // Median of a two-level resample: instances drawn with replacement, then samples within each.
 double resampled_grouped_median(const std::vector<std::vector<double>>& groups,
                                 std::mt19937_64& gen,
@@ -165,9 +177,7 @@ RatioEstimate ratio_of_medians_grouped(const std::vector<std::vector<double>>& b
                                        int resamples,
                                        double confidence,
                                        std::uint64_t seed) {
-  const std::vector<double> base_all = pooled(baseline, "baseline");
-  const std::vector<double> cand_all = pooled(candidate, "candidate");
-  check_options(resamples, confidence);
+  const auto [base_all, cand_all] = checked_pools(baseline, candidate, resamples, confidence);
 
   std::mt19937_64 gen(seed);
   std::vector<double> scratch;
@@ -177,6 +187,48 @@ RatioEstimate ratio_of_medians_grouped(const std::vector<std::vector<double>>& b
     const double b = resampled_grouped_median(baseline, gen, scratch);
     const double c = resampled_grouped_median(candidate, gen, scratch);
     ratios.push_back(b / c);
+  }
+  return estimate_from(std::move(ratios), median(base_all) / median(cand_all), confidence,
+                       base_all.size(), cand_all.size());
+}
+
+bool pairable(const std::vector<std::vector<double>>& baseline,
+              const std::vector<std::vector<double>>& candidate) {
+  if (baseline.empty() || baseline.size() != candidate.size()) return false;
+  for (std::size_t k = 0; k < baseline.size(); ++k) {
+    if (baseline[k].size() != candidate[k].size()) return false;
+  }
+  return true;
+}
+
+RatioEstimate ratio_of_medians_paired(const std::vector<std::vector<double>>& baseline,
+                                      const std::vector<std::vector<double>>& candidate,
+                                      int resamples,
+                                      double confidence,
+                                      std::uint64_t seed) {
+  const auto [base_all, cand_all] = checked_pools(baseline, candidate, resamples, confidence);
+  if (!pairable(baseline, candidate)) {
+    fail("ratio_of_medians_paired: the sides need as many instances and samples in each");
+  }
+  std::mt19937_64 gen(seed);
+  std::vector<double> b;
+  std::vector<double> c;
+  std::vector<double> ratios;
+  ratios.reserve(static_cast<std::size_t>(resamples));
+  for (int i = 0; i < resamples; ++i) {
+    b.clear();
+    c.clear();
+    for (std::size_t k = 0; k < baseline.size(); ++k) {
+      const std::size_t pick = draw_index(gen, baseline.size());
+      const std::vector<double>& bk = baseline[pick];
+      const std::vector<double>& ck = candidate[pick];
+      for (std::size_t j = 0; j < bk.size(); ++j) {
+        const std::size_t at = draw_index(gen, bk.size());
+        b.push_back(bk[at]);
+        c.push_back(ck[at]);
+      }
+    }
+    ratios.push_back(median_in_place(b) / median_in_place(c));
   }
   return estimate_from(std::move(ratios), median(base_all) / median(cand_all), confidence,
                        base_all.size(), cand_all.size());

@@ -1,6 +1,7 @@
 // G4 performance: interleaved replays of baseline and candidate, ratio of medians with a
-// bootstrap interval (two-level when the worker timed several captures of each side); rejected
-// under the minimum ratio.
+// bootstrap interval (two-level when the worker timed several captures of each side, and paired
+// when their samples were taken in turns, one baseline sample right before one candidate sample);
+// rejected under the minimum ratio.
 #include <algorithm>
 #include <limits>
 
@@ -23,9 +24,16 @@ Outcome judge_performance(const nlohmann::json& n, const Thresholds& t) {
   const auto base_groups = n.value("baseline_instance_ms", Groups{});
   const auto cand_groups = n.value("candidate_instance_ms", Groups{});
   const bool grouped = !base_groups.empty() && !cand_groups.empty();
-  const bench::RatioEstimate r = grouped ? bench::ratio_of_medians_grouped(base_groups, cand_groups)
-                                         : bench::ratio_of_medians(baseline, candidate);
+  // The worker times instance k of each side in turns (b0, c0, b1, c1, ...), so sample j of
+  // baseline instance k and of candidate instance k are neighbours in time: paired, a drift of
+  // the clock that hits both alike leaves the interval alone (stats.hpp).
+  const bool paired = grouped && bench::pairable(base_groups, cand_groups);
+  const bench::RatioEstimate r = paired ? bench::ratio_of_medians_paired(base_groups, cand_groups)
+                                 : grouped
+                                     ? bench::ratio_of_medians_grouped(base_groups, cand_groups)
+                                     : bench::ratio_of_medians(baseline, candidate);
   nlohmann::json numbers = n;
+  numbers["interval"] = paired ? "paired" : grouped ? "grouped" : "plain";
   numbers["ratio"] = r.ratio;
   numbers["ratio_low"] = r.low;
   numbers["ratio_high"] = r.high;
@@ -47,9 +55,9 @@ Outcome judge_performance(const nlohmann::json& n, const Thresholds& t) {
     if (speed == bench::SpeedClass::kFaster && !(worst > 1.0)) speed = bench::SpeedClass::kMatched;
   }
   numbers["speed_class"] = bench::to_string(speed);
-  const std::string captures =
-      grouped ? fmt::format(" of {} + {} captures", base_groups.size(), cand_groups.size())
-              : std::string();
+  const std::string captures = grouped ? fmt::format(" of {} + {} captures{}", base_groups.size(),
+                                                     cand_groups.size(), paired ? ", paired" : "")
+                                       : std::string();
   const std::string text = fmt::format("{:.3f}x [{:.3f}, {:.3f}] over {} + {} samples{}", r.ratio,
                                        r.low, r.high, r.n_baseline, r.n_candidate, captures);
   if (r.ratio < t.min_ratio) {
