@@ -102,6 +102,8 @@ TEST(CascadeResume, SigkillMidCascadeThenResume) {
     ASSERT_EQ(c.outcomes.size(), 2U);
     EXPECT_TRUE(c.outcomes[0].ok()) << c.outcomes[0].detail;
     EXPECT_EQ(c.outcomes[1].status, Status::kRaised) << c.outcomes[1].detail;
+    // What each gate cost is kept with its numbers, the stored verdicts' included.
+    EXPECT_GT(c.outcomes[0].numbers.value("gate_seconds", 0.0), 0.0) << c.outcomes[0].numbers;
   }
   EXPECT_TRUE(result.attempts.empty());
   const auto after = verdict_times(run_dir);

@@ -558,6 +558,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
                             {"rounds", beam.rounds_run},
                             {"stopped", beam.stopped},
                             {"budget_s", segment_options.budget_s - now},
+                            {"spent_s", spent() - now},
                             {"best", nullptr}};
       for (const auto& s : strategies) {
         row["strategies"].push_back({{"name", s.name}, {"why", s.why}});

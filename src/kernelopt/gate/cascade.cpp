@@ -5,6 +5,7 @@
 // compiler's kernels stay. remembered() is the resume point: a verdict in the store is reused.
 #include "kernelopt/gate/cascade.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -71,7 +72,14 @@ Outcome Cascade::remembered(std::int64_t row,
       return Outcome{status_from_string(stored->status), gate, stored->detail, stored->numbers};
     }
   }
+  const auto started = std::chrono::steady_clock::now();
   Outcome outcome = check();
+  // What the gate cost, recomposition and worker included: where a search's seconds go (an L3
+  // candidate took about 20 s of its problem's budget in session 23, with nothing saying where).
+  if (outcome.numbers.is_object()) {
+    outcome.numbers["gate_seconds"] =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  }
   if (store_ != nullptr) {
     store_->record_gate(row, gate, to_string(outcome.status), outcome.detail, outcome.numbers);
   }
