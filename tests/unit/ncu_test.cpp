@@ -58,5 +58,15 @@ TEST(Ncu, TheLastLaunchOfAKernelWinsAndOtherLinesAreSkipped) {
   EXPECT_TRUE(profile::parse_ncu_csv("==PROF== no kernels were profiled\n").empty());
 }
 
+TEST(Ncu, TheKernelFilterNamesOnlyTheKernelsTheSearchReads) {
+  EXPECT_EQ(profile::kernel_filter({}), "regex:triton_");
+  EXPECT_EQ(profile::kernel_filter({"triton_red_fused_mean_0"}), "regex:(triton_red_fused_mean_0)");
+  // Repeats once; a name that is not an identifier (it would reach the shell and the regex) is
+  // left out, and with none left every Triton kernel is profiled.
+  EXPECT_EQ(profile::kernel_filter({"triton_poi_a_1", "triton_per_b_2", "triton_poi_a_1", "x|y"}),
+            "regex:(triton_poi_a_1|triton_per_b_2)");
+  EXPECT_EQ(profile::kernel_filter({"a'; rm -rf /"}), "regex:triton_");
+}
+
 }  // namespace
 }  // namespace kernelopt

@@ -207,6 +207,41 @@ std::map<int, search::SegmentProfile> profile_segments(worker::Worker& worker,
   return out;
 }
 
+// The kernels whose counters the search reads: a segment's counters are those of its longest
+// kernel, so each searched segment's longest timed launch (all its launches when none was timed).
+std::vector<std::string> counter_kernels(
+    const std::map<int, std::vector<search::RecipeMatch>>& matches,
+    const analysis::DispatchMap& map,
+    const nlohmann::json& timed_launches) {
+  std::vector<std::string> names;
+  for (const auto& [id, offered] : matches) {
+    const analysis::Segment& seg = map.segments[static_cast<std::size_t>(id)];
+    std::string longest;
+    double most = -1;
+    for (const int launch : seg.launches) {
+      const auto index = static_cast<std::size_t>(launch);
+      const std::string& name = map.launches[index].name;
+      if (index >= timed_launches.size() || timed_launches[index].value("name", "") != name ||
+          !timed_launches[index].contains("time_ms")) {
+        continue;
+      }
+      const double t = timed_launches[index].at("time_ms").get<double>();
+      if (t > most) {
+        most = t;
+        longest = name;
+      }
+    }
+    if (!longest.empty()) {
+      names.push_back(longest);
+      continue;
+    }
+    for (const int launch : seg.launches) {
+      names.push_back(map.launches[static_cast<std::size_t>(launch)].name);
+    }
+  }
+  return names;
+}
+
 // The candidates of `from` in the set the cascade accepted (it may have dropped some segments).
 std::vector<gate::Candidate> accepted_of(const gate::CascadeResult& result,
                                          const std::vector<gate::Candidate>& from) {
@@ -420,8 +455,9 @@ nlohmann::json run_verify(const VerifyOptions& options,
       say(counters_note.get<std::string>());
     } else if (options.counters && !matches.empty()) {
       say("reading the Triton kernels' counters with Nsight Compute");
-      const profile::NcuProfile ncu = profile::run_ncu(
-          worker.options(), options.problem, (run_dir / "work" / "ncu").string(), *ncu_limit);
+      const profile::NcuProfile ncu =
+          profile::run_ncu(worker.options(), options.problem, (run_dir / "work" / "ncu").string(),
+                           *ncu_limit, counter_kernels(matches, graphs.map, timed_launches));
       counters_note = ncu.error.empty()
                           ? nlohmann::json(fmt::format("{} kernel(s) in {:.1f} s",
                                                        ncu.kernels.size(), ncu.seconds))

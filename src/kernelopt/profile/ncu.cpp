@@ -1,5 +1,7 @@
 #include "kernelopt/profile/ncu.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace kernelopt::profile {
 
@@ -128,10 +131,23 @@ std::map<std::string, search::KernelCounters> parse_ncu_csv(const std::string& t
   return out;
 }
 
+std::string kernel_filter(const std::vector<std::string>& kernels) {
+  std::vector<std::string> names;
+  for (const std::string& k : kernels) {
+    const bool identifier = !k.empty() && std::all_of(k.begin(), k.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+    });
+    if (identifier && std::find(names.begin(), names.end(), k) == names.end()) names.push_back(k);
+  }
+  if (names.empty()) return "regex:triton_";
+  return fmt::format("regex:({})", fmt::join(names, "|"));
+}
+
 NcuProfile run_ncu(const worker::WorkerOptions& worker,
                    const std::string& problem,
                    const std::string& scratch,
-                   std::chrono::seconds timeout) {
+                   std::chrono::seconds timeout,
+                   const std::vector<std::string>& kernels) {
   NcuProfile profile;
   fs::create_directories(scratch);
   const fs::path csv = fs::path(scratch) / "ncu.csv";
@@ -142,9 +158,9 @@ NcuProfile run_ncu(const worker::WorkerOptions& worker,
   }
   command += fmt::format(
       " timeout -s KILL {} ncu --clock-control none --nvtx --nvtx-include 'kernelopt/' "
-      "--kernel-name regex:triton_ --section SpeedOfLight --section Occupancy "
+      "--kernel-name {} --section SpeedOfLight --section Occupancy "
       "--section LaunchStats --csv",
-      timeout.count());
+      timeout.count(), quoted(kernel_filter(kernels)));
   // The worker's interpreter with `-m kernelopt.worker.ncu_target` instead of its module.
   if (worker.argv.empty()) {
     profile.error = "no Python interpreter to run";

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "kernelopt/search/roles.hpp"
 #include "kernelopt/worker/worker.hpp"
@@ -23,12 +24,20 @@ struct NcuProfile {
 // Lines that are not CSV rows (ncu's and the program's own output) are skipped.
 std::map<std::string, search::KernelCounters> parse_ncu_csv(const std::string& text);
 
+// ncu's `--kernel-name` value for the named Triton kernels, `regex:(a|b|...)` (names are
+// identifiers; a name that is not is left out), or `regex:triton_` (every Triton kernel) when
+// `kernels` names none.
+std::string kernel_filter(const std::vector<std::string>& kernels);
+
 // Runs `ncu ... python -m kernelopt.worker.ncu_target PROBLEM` with the worker's environment
 // (so the run's Inductor cache makes the compile a load), killed after `timeout`; `scratch` holds
-// its output files.
+// its output files. Only `kernels` are profiled (kernel_filter): ncu replays each profiled kernel
+// several times, saving and restoring the memory it writes, so on L3's models a profile of every
+// kernel took 22-32 s of a 100 s search budget and, on L3/31, more than the 49 s it was given.
 NcuProfile run_ncu(const worker::WorkerOptions& worker,
                    const std::string& problem,
                    const std::string& scratch,
-                   std::chrono::seconds timeout);
+                   std::chrono::seconds timeout,
+                   const std::vector<std::string>& kernels = {});
 
 }  // namespace kernelopt::profile
