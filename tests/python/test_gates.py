@@ -243,8 +243,8 @@ class FakeCompiledGraph:
         return self.module.call(inputs)
 
 
-BASELINE = ("import torch\ndef call(args):\n    (x,) = args\n    args.clear()\n"
-            "    return (torch.softmax(x * 0.5, -1),)\n")
+BASELINE = ("import torch\nCALLS = [0]\ndef call(args):\n    CALLS[0] += 1\n    (x,) = args\n"
+            "    args.clear()\n    return (torch.softmax(x * 0.5, -1),)\n")
 GOOD = ("import torch\ndef call(args):\n    (x,) = args\n    args.clear()\n"
         "    e = torch.exp(x * 0.5 - (x * 0.5).amax(-1, True))\n    return (e / e.sum(-1, keepdim=True),)\n")
 WRONG = "import torch\ndef call(args):\n    (x,) = args\n    args.clear()\n    return (x * 0.5,)\n"
@@ -277,6 +277,8 @@ def test_model_check_redirects_graphs_and_measures(tmp_path, monkeypatch):
     [raised] = session.model_check({"recomposed": {"0": str(files["raises"])}, "seeds": [1]})["seeds"]
     assert raised["error"] == {"kind": "exception", "message": "RuntimeError: recomposed call failed"}
     assert raised["allclose_1e4"] is False and raised["candidate_err_f64"] == float("inf")
+    # The baseline's own numbers are measured once a seed, not again for every candidate.
+    assert graph.module.CALLS == [2] and raised["baseline_err_f64"] == good["seeds"][1]["baseline_err_f64"]
     assert FakeCompiledGraph.__call__ is not None and graph([inputs[0][0]])[0].shape == (16, 64)
 
 

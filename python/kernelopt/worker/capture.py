@@ -37,6 +37,9 @@ class Capture:
     graph_ids: dict = field(default_factory=dict)  # id(CompiledFxGraph) -> graph index (dispatch later)
     eager_by_seed: dict = field(default_factory=dict)  # seed -> eager outputs (model_check compares)
     f64_by_seed: dict = field(default_factory=dict)  # seed -> float64 reference outputs, when computed
+    # seed -> the compiled baseline's own G3 numbers (its errors against eager and float64): the
+    # same for every candidate, so computed once (a GB-sized output's float64 comparisons a seed)
+    baseline_check_by_seed: dict = field(default_factory=dict)
 
 
 def _output_code_class():
