@@ -237,3 +237,24 @@ def test_a_cuda_error_outside_the_gates_says_the_worker_exits(monkeypatch):
     assert ordinary["ok"] is False and ordinary["worker_exiting"] is False
     cuda = handle(session, json.dumps({"id": 2, "op": "boom"}))
     assert cuda["ok"] is False and cuda["worker_exiting"] is True and session.fatal is not None
+
+
+def test_output_code_modules_load_once_per_content(tmp_path):
+    # G3 and G4 of one set run the same recomposed file, and time_pair runs the original graphs
+    # for every candidate: each is loaded once for a given content, a changed file afresh.
+    session = Session()
+    path = tmp_path / "recomposed.py"
+    path.write_text("LOADS = []\nLOADS.append(1)\ndef call(args):\n    return args\n")
+    first = session._output_code(str(path), "kernelopt_test")
+    assert session._output_code(str(path), "kernelopt_test") is first and first.LOADS == [1]
+    path.write_text("LOADS = []\ndef call(args):\n    return None\n")
+    second = session._output_code(str(path), "kernelopt_test")
+    assert second is not first and second.call([1]) is None
+    for i in range(10):  # the oldest are let go past `keep`
+        other = tmp_path / f"other{i}.py"
+        other.write_text(f"X = {i}\n")
+        session._output_code(str(other), "kernelopt_test")
+    assert len(session._modules) == 8
+    assert session._output_code(str(path), "kernelopt_test") is not second
+    with pytest.raises(WorkerError):
+        session._output_code(str(tmp_path / "missing.py"), "kernelopt_test")

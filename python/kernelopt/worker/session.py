@@ -22,6 +22,12 @@ class Session:
         self.segments: dict = {}  # segment id -> seed -> {"in": {root: tensor}, "out": {...}}
         self.fatal = None  # set after a CUDA error: __main__ answers, then exits (context poisoned)
         self._loads = 0  # numbers candidate modules so that each load is a fresh module
+        # (path, content digest) -> a loaded output code module: the original graphs' and the
+        # recomposed ones', which G3 and G4 of one set both run. Loading an output code defines
+        # (and loads from Triton's cache) every kernel of the graph, seconds on L3's models, and
+        # time_pair loaded the originals again for every candidate. Candidate files are always
+        # loaded fresh (check_candidate).
+        self._modules: dict = {}
 
     # --- requests -----------------------------------------------------------------------------
 
@@ -211,7 +217,7 @@ class Session:
         if not torch.cuda.is_available():
             raise WorkerError("kernelopt.nogpu", "time_pair needs an NVIDIA GPU and torch sees none")
         cap = self._capture()
-        original = {g.index: _load_module(g.path, f"kernelopt_pair_{g.index}", {}) for g in cap.graphs}
+        original = {g.index: self._output_code(g.path, f"kernelopt_pair_{g.index}") for g in cap.graphs}
         result = time_pair(cap, original, self._recomposed(req), iters=int(req.get("samples", 30)),
                            warmup=int(req.get("warmup", 5)), instances=int(req.get("instances", 3)))
         self._note_fatal(result.get("error"))
@@ -248,9 +254,24 @@ class Session:
         modules = {}
         for key, path in _required(req, "recomposed").items():
             graph = self._graph(key)
-            self._loads += 1
-            modules[graph.index] = _load_module(path, f"kernelopt_recomposed_{graph.index}_{self._loads}", {})
+            modules[graph.index] = self._output_code(path, f"kernelopt_recomposed_{graph.index}")
         return modules
+
+    def _output_code(self, path: str, name: str, keep: int = 8):
+        """An output code module, loaded once for a given content of its file (the `keep` most
+        recent are kept)."""
+        import hashlib
+
+        if not os.path.isfile(path):
+            raise WorkerError("kernelopt.request", f"no such file: {path}")
+        with open(path, "rb") as f:
+            key = (os.path.abspath(path), hashlib.sha256(f.read()).hexdigest())
+        if key not in self._modules:
+            self._loads += 1
+            self._modules[key] = _load_module(path, f"{name}_{self._loads}", {})
+            while len(self._modules) > keep:
+                del self._modules[next(iter(self._modules))]
+        return self._modules[key]
 
     def _note_fatal(self, *errors) -> bool:
         """Remembers a CUDA error: the worker answers this request, then exits."""
