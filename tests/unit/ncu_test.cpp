@@ -3,9 +3,11 @@
 // from it.
 #include "kernelopt/profile/ncu.hpp"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -66,6 +68,97 @@ TEST(Ncu, TheKernelFilterNamesOnlyTheKernelsTheSearchReads) {
   EXPECT_EQ(profile::kernel_filter({"triton_poi_a_1", "triton_per_b_2", "triton_poi_a_1", "x|y"}),
             "regex:(triton_poi_a_1|triton_per_b_2)");
   EXPECT_EQ(profile::kernel_filter({"a'; rm -rf /"}), "regex:triton_");
+}
+
+// run_ncu_with_room against a stand-in `ncu` on PATH (this machine has no GPU to profile): while
+// the marker file exists (the worker holding the GPU), it fails as the profiled forward does when
+// an allocation is refused; without it, it prints the real H200 profile of the fixture. A second
+// mode fails for another reason.
+class NcuRoom : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("kernelopt_ncu_room_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_ / "bin");
+    const std::filesystem::path ncu = dir_ / "bin" / "ncu";
+    std::ofstream(ncu) << "#!/bin/sh\n"
+                          "if [ -n \"$FAKE_NCU_OTHER\" ]; then echo 'ncu: no such section' >&2; "
+                          "exit 1; fi\n"
+                          "if [ -e \"$FAKE_NCU_FULL\" ]; then\n"
+                          "  echo 'WorkerError: p.py: forward() needs more memory than the device "
+                          "has (OutOfMemoryError: CUDA out of memory. Tried to allocate 8.00 GiB)' "
+                          ">&2\n  exit 1\nfi\n"
+                          "cat \"$FAKE_NCU_CSV\"\n";
+    std::filesystem::permissions(ncu, std::filesystem::perms::owner_all);
+    std::ofstream(dir_ / "full") << "";
+    options_.argv = {"python3", "-m", "kernelopt.worker"};
+    const char* path = std::getenv("PATH");
+    options_.env = {"PATH=" + (dir_ / "bin").string() + ":" + (path != nullptr ? path : ""),
+                    "FAKE_NCU_FULL=" + (dir_ / "full").string(),
+                    "FAKE_NCU_CSV=" + (std::filesystem::path(KERNELOPT_SOURCE_DIR) /
+                                       "tests/fixtures/ncu/h200_exclusive_cumsum.csv")
+                                          .string()};
+  }
+
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  profile::NcuProfile run(const std::function<bool()>& release, int timeout_s = 60) {
+    return profile::run_ncu_with_room(options_, "p.py", (dir_ / "scratch").string(),
+                                      std::chrono::seconds(timeout_s), {}, release);
+  }
+
+  std::filesystem::path dir_;
+  worker::WorkerOptions options_;
+};
+
+TEST_F(NcuRoom, OutOfMemoryBesideTheWorkerProfilesAgainOnceTheWorkerGoes) {
+  int released = 0;
+  const auto ncu = run([&] {
+    ++released;
+    std::filesystem::remove(dir_ / "full");  // the worker's GPU memory freed
+    return true;
+  });
+  EXPECT_EQ(released, 1);
+  EXPECT_TRUE(ncu.retried);
+  EXPECT_TRUE(ncu.error.empty()) << ncu.error;
+  ASSERT_EQ(ncu.kernels.count("triton_red_fused_cumsum_sub_0"), 1U);
+  EXPECT_DOUBLE_EQ(ncu.kernels.at("triton_red_fused_cumsum_sub_0").memory_pct, 72.31);
+}
+
+TEST_F(NcuRoom, NothingToFreeOrAnotherFailureIsReportedAsItIs) {
+  // Out of memory, but the worker runs no more: one run, its error kept.
+  int released = 0;
+  auto ncu = run([&] {
+    ++released;
+    return false;
+  });
+  EXPECT_EQ(released, 1);
+  EXPECT_TRUE(ncu.out_of_memory);
+  EXPECT_FALSE(ncu.retried);
+  EXPECT_TRUE(ncu.kernels.empty());
+  EXPECT_NE(ncu.error.find("needs more memory than the device has"), std::string::npos)
+      << ncu.error;
+  // Out of memory with less than 10 s of the limit left: no second run, the worker stays.
+  released = 0;
+  ncu = run(
+      [&] {
+        ++released;
+        return true;
+      },
+      5);
+  EXPECT_EQ(released, 0);
+  EXPECT_FALSE(ncu.retried);
+  // A failure that is not about memory leaves the worker alone.
+  options_.env.emplace_back("FAKE_NCU_OTHER=1");
+  ncu = run([&] {
+    ++released;
+    return true;
+  });
+  EXPECT_EQ(released, 0);
+  EXPECT_FALSE(ncu.out_of_memory);
+  EXPECT_NE(ncu.error.find("no such section"), std::string::npos) << ncu.error;
 }
 
 }  // namespace

@@ -455,12 +455,23 @@ nlohmann::json run_verify(const VerifyOptions& options,
       say(counters_note.get<std::string>());
     } else if (options.counters && !matches.empty()) {
       say("reading the Triton kernels' counters with Nsight Compute");
-      const profile::NcuProfile ncu =
-          profile::run_ncu(worker.options(), options.problem, (run_dir / "work" / "ncu").string(),
-                           *ncu_limit, counter_kernels(matches, graphs.map, timed_launches));
+      // Where the profiled forward finds no room beside the worker's captures, the worker goes
+      // (the gates' ensure_ready loads the problem again from the run's Inductor cache).
+      const auto release = [&] {
+        if (!worker.running()) return false;
+        say("the profiled forward ran out of GPU memory beside the worker; stopping the worker "
+            "and profiling again");
+        worker.kill();
+        return true;
+      };
+      const profile::NcuProfile ncu = profile::run_ncu_with_room(
+          worker.options(), options.problem, (run_dir / "work" / "ncu").string(), *ncu_limit,
+          counter_kernels(matches, graphs.map, timed_launches), release);
+      const char* again =
+          ncu.retried ? " (a second run, the worker stopped: the first ran out of memory)" : "";
       counters_note = ncu.error.empty()
-                          ? nlohmann::json(fmt::format("{} kernel(s) in {:.1f} s",
-                                                       ncu.kernels.size(), ncu.seconds))
+                          ? nlohmann::json(fmt::format("{} kernel(s) in {:.1f} s{}",
+                                                       ncu.kernels.size(), ncu.seconds, again))
                           : nlohmann::json(ncu.error);
       // A segment's counters are those of its longest profiled kernel.
       for (auto& [id, p] : profiles) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -180,12 +181,34 @@ NcuProfile run_ncu(const worker::WorkerOptions& worker,
     std::ifstream err(log);
     std::string last;
     for (std::string l; std::getline(err, l);) {
-      if (!l.empty()) last = l;
+      if (l.empty()) continue;
+      last = l;
+      std::transform(l.begin(), l.end(), l.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      if (l.find("out of memory") != std::string::npos) profile.out_of_memory = true;
     }
     profile.error = fmt::format("ncu read no counters (exit status {}){}", WEXITSTATUS(status),
                                 last.empty() ? "" : ": " + last);
   }
   return profile;
+}
+
+NcuProfile run_ncu_with_room(const worker::WorkerOptions& worker,
+                             const std::string& problem,
+                             const std::string& scratch,
+                             std::chrono::seconds timeout,
+                             const std::vector<std::string>& kernels,
+                             const std::function<bool()>& release) {
+  constexpr double kMinRetryS = 10;
+  NcuProfile first = run_ncu(worker, problem, scratch, timeout, kernels);
+  const double left_s = static_cast<double>(timeout.count()) - first.seconds;
+  if (!first.out_of_memory || left_s < kMinRetryS || !release || !release()) return first;
+  NcuProfile again = run_ncu(worker, problem, scratch,
+                             std::chrono::seconds(static_cast<std::int64_t>(left_s)), kernels);
+  again.seconds += first.seconds;
+  again.retried = true;
+  if (!again.error.empty()) again.error += " (a second run, with the worker stopped)";
+  return again;
 }
 
 }  // namespace kernelopt::profile

@@ -4,6 +4,7 @@
 // forward inside an NVTX range) and reads its CSV. Where ncu is missing or cannot read the
 // counters, the profile is empty and says why; the search goes on with times alone.
 #include <chrono>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -16,7 +17,9 @@ namespace kernelopt::profile {
 struct NcuProfile {
   std::map<std::string, search::KernelCounters> kernels;  // by kernel name (its last launch)
   std::string error;                                      // why there are none, or ""
-  double seconds = 0;                                     // wall time of the ncu run
+  double seconds = 0;                                     // wall time of the ncu run(s)
+  bool out_of_memory = false;  // the profiled program ran out of GPU memory (its log says so)
+  bool retried = false;        // run_ncu_with_room freed memory and ran ncu a second time
 };
 
 // Parses `ncu --csv` output (one row per metric: ..., "Kernel Name", ..., "Metric Name",
@@ -39,5 +42,18 @@ NcuProfile run_ncu(const worker::WorkerOptions& worker,
                    const std::string& scratch,
                    std::chrono::seconds timeout,
                    const std::vector<std::string>& kernels = {});
+
+// run_ncu, and where the profiled program ran out of GPU memory, `release()` (which frees what
+// this process's worker holds on the GPU and says whether it freed anything) and run_ncu again
+// with what is left of `timeout` (at least 10 s). The profiled forward runs beside the worker,
+// whose captures of three seeds can fill the GPU: on an 80 GB H100, L3/31's worker held 75 GiB
+// and the profiled forward's 8 GiB allocation was refused, so the search had no counters (on the
+// 141 GB H200 it fit).
+NcuProfile run_ncu_with_room(const worker::WorkerOptions& worker,
+                             const std::string& problem,
+                             const std::string& scratch,
+                             std::chrono::seconds timeout,
+                             const std::vector<std::string>& kernels,
+                             const std::function<bool()>& release);
 
 }  // namespace kernelopt::profile
