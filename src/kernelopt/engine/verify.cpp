@@ -469,10 +469,10 @@ nlohmann::json run_verify(const VerifyOptions& options,
           counter_kernels(matches, graphs.map, timed_launches), release);
       const char* again =
           ncu.retried ? " (a second run, the worker stopped: the first ran out of memory)" : "";
-      counters_note = ncu.error.empty()
-                          ? nlohmann::json(fmt::format("{} kernel(s) in {:.1f} s{}",
-                                                       ncu.kernels.size(), ncu.seconds, again))
-                          : nlohmann::json(ncu.error);
+      counters_note = (ncu.error.empty() ? fmt::format("{} kernel(s) in {:.1f} s",
+                                                       ncu.kernels.size(), ncu.seconds)
+                                         : ncu.error) +
+                      again;
       // A segment's counters are those of its longest profiled kernel.
       for (auto& [id, p] : profiles) {
         const analysis::Segment& seg = graphs.map.segments[static_cast<std::size_t>(id)];

@@ -207,7 +207,6 @@ NcuProfile run_ncu_with_room(const worker::WorkerOptions& worker,
                              std::chrono::seconds(static_cast<std::int64_t>(left_s)), kernels);
   again.seconds += first.seconds;
   again.retried = true;
-  if (!again.error.empty()) again.error += " (a second run, with the worker stopped)";
   return again;
 }
 
