@@ -74,6 +74,20 @@ TEST(Ncu, TheKernelFilterNamesOnlyTheKernelsTheSearchReads) {
 // the marker file exists (the worker holding the GPU), it fails as the profiled forward does when
 // an allocation is refused; without it, it prints the real H200 profile of the fixture. A second
 // mode fails for another reason.
+// L3/31 on the H100 (session 27): 2.8 GB free beside a worker whose forward and captures peaked
+// at 17.9 GB; the small problems keep their worker.
+TEST(NcuNeedsRoom, TheWorkerStopsFirstOnlyWhereItsPeakWouldNotFitBesideIt) {
+  constexpr double kGB = 1e9;
+  EXPECT_TRUE(profile::ncu_needs_room(2.8 * kGB, 17.9 * kGB));
+  EXPECT_FALSE(profile::ncu_needs_room(70.0 * kGB, 2.0 * kGB));
+  // the 1 GiB of ncu's own process counts
+  EXPECT_TRUE(profile::ncu_needs_room(10.5 * kGB, 10.0 * kGB));
+  EXPECT_FALSE(profile::ncu_needs_room(11.2 * kGB, 10.0 * kGB));
+  // unknown amounts never stop the worker
+  EXPECT_FALSE(profile::ncu_needs_room(0, 17.9 * kGB));
+  EXPECT_FALSE(profile::ncu_needs_room(2.8 * kGB, 0));
+}
+
 class NcuRoom : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -416,7 +416,8 @@ nlohmann::json run_verify(const VerifyOptions& options,
       std::chrono::duration_cast<std::chrono::milliseconds>(options.gate_timeout),
       options.thresholds, [&] {
         if (!worker.running() || worker.starts() != prepared) prepare();
-      }};
+      },
+      nullptr};
   gate::Cascade cascade(context, &store, problem_id, recompose);
   std::vector<gate::Candidate> chosen;  // optimize: the fastest accepted candidate per segment
   // optimize: per segment, the next accepted candidates by ratio, tried in turn when the
@@ -464,6 +465,27 @@ nlohmann::json run_verify(const VerifyOptions& options,
         worker.kill();
         return true;
       };
+      // The room is looked at first: where the worker's own peak would not fit in what is free
+      // beside it, the worker stops before the first run, not after a failed one.
+      std::string first_note;
+      {
+        nlohmann::json env = nlohmann::json::object();
+        try {
+          env = ask(worker, {{"op", "env"}}, options.timeout, options.problem);
+        } catch (const std::exception&) {  // no answer: the out-of-memory retry still stands
+        }
+        const double free_b = env.value("free_memory_bytes", 0.0);
+        const double peak_b = env.value("peak_memory_bytes", 0.0);
+        if (profile::ncu_needs_room(free_b, peak_b)) {
+          say(fmt::format("{:.1f} GB free beside the worker, whose forward and captures peaked at "
+                          "{:.1f} GB: stopping the worker for the profiled forward",
+                          free_b / 1e9, peak_b / 1e9));
+          worker.kill();
+          first_note = fmt::format(" (the worker stopped first: {:.1f} GB free beside it, {:.1f} GB "
+                                   "its peak)",
+                                   free_b / 1e9, peak_b / 1e9);
+        }
+      }
       const profile::NcuProfile ncu = profile::run_ncu_with_room(
           worker.options(), options.problem, (run_dir / "work" / "ncu").string(), *ncu_limit,
           counter_kernels(matches, graphs.map, timed_launches), release);
@@ -472,7 +494,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
       counters_note = (ncu.error.empty() ? fmt::format("{} kernel(s) in {:.1f} s",
                                                        ncu.kernels.size(), ncu.seconds)
                                          : ncu.error) +
-                      again;
+                      first_note + again;
       // A segment's counters are those of its longest profiled kernel.
       for (auto& [id, p] : profiles) {
         const analysis::Segment& seg = graphs.map.segments[static_cast<std::size_t>(id)];

@@ -193,6 +193,11 @@ NcuProfile run_ncu(const worker::WorkerOptions& worker,
   return profile;
 }
 
+bool ncu_needs_room(double free_bytes, double peak_bytes) {
+  constexpr double kNcuProcessBytes = 1024.0 * 1024.0 * 1024.0;
+  return free_bytes > 0 && peak_bytes > 0 && free_bytes < peak_bytes + kNcuProcessBytes;
+}
+
 NcuProfile run_ncu_with_room(const worker::WorkerOptions& worker,
                              const std::string& problem,
                              const std::string& scratch,

@@ -43,6 +43,14 @@ NcuProfile run_ncu(const worker::WorkerOptions& worker,
                    std::chrono::seconds timeout,
                    const std::vector<std::string>& kernels = {});
 
+// Whether the worker should stop before ncu's first run, so that the profiled forward gets the
+// GPU to itself: the memory free beside the worker (`free_bytes`, as the driver sees it) is under
+// what the worker's own forward and captures peaked at (`peak_bytes`), a bound on what the
+// profiled forward may need, plus 1 GiB for ncu's own process. Unknown amounts (<= 0) say no.
+// Retrying after an out-of-memory run alone was not enough: on L3/31 (H100, session 27) the first
+// run took most of ncu's time limit before it failed, leaving under 10 s for a second one.
+bool ncu_needs_room(double free_bytes, double peak_bytes);
+
 // run_ncu, and where the profiled program ran out of GPU memory, `release()` (which frees what
 // this process's worker holds on the GPU and says whether it freed anything) and run_ncu again
 // with what is left of `timeout` (at least 10 s). The profiled forward runs beside the worker,
