@@ -50,7 +50,8 @@ gate::CascadeResult run_cascade(const fs::path& run_dir,
   store::Store store = store::Store::open(run_dir.string());
   const auto problem = store.upsert_problem("resume", "resume.py");
   worker::Worker worker(engine::default_options());
-  gate::GateContext context{&worker, "resume.py", std::chrono::milliseconds(120000), {}, {}, nullptr};
+  gate::GateContext context{&worker, "resume.py", std::chrono::milliseconds(120000),
+                            {},      {},          nullptr};
   gate::Cascade cascade(context, &store, problem,
                         [](const std::vector<gate::Candidate>&) { return gate::Recomposed{}; });
   return cascade.run(candidates);

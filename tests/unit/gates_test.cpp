@@ -208,7 +208,9 @@ TEST(IsolatedDeferral, TooManyElementsOutsideToleranceIsAWrongResult) {
   EXPECT_TRUE(judge_isolated_deferral(at_limit, baseline_check(false), Thresholds{}).ok());
   // a worker that does not say how many elements there were defers nothing
   json unknown = ill_conditioned_failure(10, 1000000);
-  for (auto& seed : unknown["seeds"]) seed.erase("elements");
+  for (auto& seed : unknown["seeds"]) {
+    seed.erase("elements");
+  }
   EXPECT_EQ(judge_isolated_deferral(judge_isolated(unknown, Thresholds{}), baseline_check(false),
                                     Thresholds{})
                 .status,
@@ -217,9 +219,14 @@ TEST(IsolatedDeferral, TooManyElementsOutsideToleranceIsAWrongResult) {
 
 TEST(IsolatedDeferral, AnyOtherDefectOfAnySeedIsNeverDeferred) {
   const std::vector<std::pair<std::string, json>> defects = {
-      {"unwritten", 3},          {"out_of_bounds", 1},        {"nan_mismatch", 2},
-      {"inf_mismatch", 1},       {"side_stream", true},       {"deterministic", false},
-      {"inputs_mutated", json::array({"x"})}, {"replaced_outputs", json::array({"y"})}};
+      {"unwritten", 3},
+      {"out_of_bounds", 1},
+      {"nan_mismatch", 2},
+      {"inf_mismatch", 1},
+      {"side_stream", true},
+      {"deterministic", false},
+      {"inputs_mutated", json::array({"x"})},
+      {"replaced_outputs", json::array({"y"})}};
   for (const auto& [key, value] : defects) {
     json n = ill_conditioned_failure(10, 1000000);
     n["seeds"][2][key] = value;  // the tolerance failure is found first on seed 0

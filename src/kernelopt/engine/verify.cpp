@@ -412,9 +412,11 @@ nlohmann::json run_verify(const VerifyOptions& options,
     return out;
   };
   gate::GateContext context{
-      &worker, options.problem,
+      &worker,
+      options.problem,
       std::chrono::duration_cast<std::chrono::milliseconds>(options.gate_timeout),
-      options.thresholds, [&] {
+      options.thresholds,
+      [&] {
         if (!worker.running() || worker.starts() != prepared) prepare();
       },
       nullptr};
@@ -472,18 +474,16 @@ nlohmann::json run_verify(const VerifyOptions& options,
         nlohmann::json env = nlohmann::json::object();
         try {
           env = ask(worker, {{"op", "env"}}, options.timeout, options.problem);
-        } catch (const std::exception&) {  // no answer: the out-of-memory retry still stands
+        } catch (const std::exception& e) {  // unknown: the out-of-memory retry still stands
+          say(fmt::format("the worker's memory is unknown: {}", e.what()));
         }
-        const double free_b = env.value("free_memory_bytes", 0.0);
-        const double peak_b = env.value("peak_memory_bytes", 0.0);
-        if (profile::ncu_needs_room(free_b, peak_b)) {
-          say(fmt::format("{:.1f} GB free beside the worker, whose forward and captures peaked at "
-                          "{:.1f} GB: stopping the worker for the profiled forward",
-                          free_b / 1e9, peak_b / 1e9));
+        const double free_gb = env.value("free_memory_bytes", 0.0) / 1e9;
+        const double peak_gb = env.value("peak_memory_bytes", 0.0) / 1e9;
+        if (profile::ncu_needs_room(free_gb * 1e9, peak_gb * 1e9)) {
+          first_note = fmt::format(
+              " (the worker stopped first: {:.1f} GB free, its peak {:.1f} GB)", free_gb, peak_gb);
+          say("stopping the worker for the profiled forward" + first_note);
           worker.kill();
-          first_note = fmt::format(" (the worker stopped first: {:.1f} GB free beside it, {:.1f} GB "
-                                   "its peak)",
-                                   free_b / 1e9, peak_b / 1e9);
         }
       }
       const profile::NcuProfile ncu = profile::run_ncu_with_room(

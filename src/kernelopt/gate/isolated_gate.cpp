@@ -116,7 +116,8 @@ Outcome judge_isolated_deferral(const Outcome& failed,
     elements = std::max(elements, count(seed, "elements"));
     worst = std::max(worst, seed.value("max_abs_err", 0.0));
   }
-  if (elements <= 0 || static_cast<double>(outside) > t.deferral_fraction * static_cast<double>(elements)) {
+  if (elements <= 0 ||
+      static_cast<double>(outside) > t.deferral_fraction * static_cast<double>(elements)) {
     return failed;
   }
   const auto model_seeds = baseline_model.is_object()
@@ -148,7 +149,7 @@ Outcome check_isolated(GateContext& ctx, const Candidate& candidate) {
                                            {"atol", ctx.thresholds.isolated_atol}},
                                           kGate, failed);
   if (!failed.ok()) return failed;
-  const Outcome outcome = judge_isolated(numbers, ctx.thresholds, candidate.face.scratch);
+  Outcome outcome = judge_isolated(numbers, ctx.thresholds, candidate.face.scratch);
   // A deferral needs the compiled model's own check against eager. It is asked once per problem,
   // and only for a failure that an ill-conditioned model would defer.
   const nlohmann::json if_ill = {{"seeds", {{{"seed", -1}, {"baseline_allclose_1e4", false}}}}};
