@@ -282,6 +282,32 @@ def test_model_check_redirects_graphs_and_measures(tmp_path, monkeypatch):
     assert FakeCompiledGraph.__call__ is not None and graph([inputs[0][0]])[0].shape == (16, 64)
 
 
+def test_model_check_with_no_replacement_is_the_compiled_models_own_check(tmp_path, monkeypatch):
+    """G2's deferral asks `model_check` with an empty `recomposed`: the compiled model against eager,
+    as G3 measures it. A baseline that misses eager at 1e-4 (here a softmax of x * 0.55 for one of
+    x * 0.5) says so; the exact one does not."""
+    from kernelopt.worker.session import _load_module
+
+    monkeypatch.setattr(gates, "_output_code_class", lambda: FakeCompiledGraph)
+    for label, text, close in (("exact", BASELINE, True),
+                               ("off", BASELINE.replace("x * 0.5", "x * 0.55"), False)):
+        path = tmp_path / f"{label}.py"
+        path.write_text(text)
+        graph = FakeCompiledGraph(_load_module(str(path), f"fake_{label}", {}))
+        session = Session()
+        session.problem = load_problem(os.path.join(PROBLEMS, "good_small.py"), "cpu")
+        inputs = {s: session.problem.make_inputs(s) for s in (0, 1)}
+        session.capture = Capture(graphs=[Graph(index=0, source=text, path=str(path))], order=[0],
+                                  compiled=lambda x, g=graph: g([x]), inputs_by_seed=inputs,
+                                  graph_ids={id(graph): 0})
+        answer = session.model_check({"recomposed": {}, "seeds": [0, 1]})
+        assert [s["seed"] for s in answer["seeds"]] == [0, 1] and answer["worker_exiting"] is False
+        for s in answer["seeds"]:
+            assert s["error"] is None and s["baseline_allclose_1e4"] is close and s["allclose_1e4"] is close
+            assert s["candidate_err_f64"] == s["baseline_err_f64"]
+            assert (s["baseline_max_abs_vs_eager"] < 1e-6) is close
+
+
 def test_capture_order_mirrors_its_turns():
     from kernelopt.worker.gates import capture_order
 
