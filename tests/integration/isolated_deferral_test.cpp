@@ -1,8 +1,8 @@
 // G2's deferral as check_isolated asks for it, through a real worker process: a stand-in worker
 // (G2's numbers come from captured segments, and capturing needs a GPU) answers `check_candidate`
 // with the numbers a candidate file's name asks for and `model_check` with a compiled model that
-// misses eager at 1e-4 (STANDIN_ILL=1) or matches it, and logs every request it gets. The
-// compiled model's own check must be asked once a problem, and only for a failure that could be
+// misses eager at 1e-4 (STANDIN_ILL=1), matches it (0) or fails (broken), and logs every request.
+// The compiled model's own check must be asked once a problem, and only for a failure that could be
 // deferred.
 #include <chrono>
 #include <filesystem>
@@ -43,6 +43,10 @@ for line in sys.stdin:
             seeds.append(seed)
         out = {"segment": req["segment"], "load_error": None, "seeds": seeds, "skipped_seeds": [],
                "worker_exiting": False}
+    elif req["op"] == "model_check" and os.environ.get("STANDIN_ILL") == "broken":
+        print(json.dumps({"id": req.get("id"), "ok": False,
+                          "error": {"tag": "kernelopt.problem", "message": "eager failed"}}), flush=True)
+        continue
     elif req["op"] == "model_check":
         ill = os.environ.get("STANDIN_ILL") == "1"
         out = {"seeds": [{"seed": s, "baseline_allclose_1e4": not (ill and s == 1),
@@ -73,11 +77,10 @@ class DeferralWorker : public ::testing::Test {
     return ops;
   }
 
-  worker::WorkerOptions options(bool ill) const {
+  worker::WorkerOptions options(const std::string& ill) const {
     worker::WorkerOptions o;
     o.argv = {"python3", (dir_ / "standin.py").string()};
-    o.env = {"STANDIN_LOG=" + (dir_ / "log.txt").string(),
-             std::string("STANDIN_ILL=") + (ill ? "1" : "0")};
+    o.env = {"STANDIN_LOG=" + (dir_ / "log.txt").string(), "STANDIN_ILL=" + ill};
     return o;
   }
 
@@ -92,7 +95,7 @@ class DeferralWorker : public ::testing::Test {
 };
 
 TEST_F(DeferralWorker, AnIllConditionedModelIsCheckedOnceAndItsStrayElementsDeferred) {
-  worker::Worker worker(options(true));
+  worker::Worker worker(options("1"));
   gate::GateContext ctx{&worker, "p.py", std::chrono::milliseconds(60000), {}, {}, nullptr};
   const Outcome first = gate::check_isolated(ctx, candidate("stray_a.py"));
   EXPECT_TRUE(first.ok()) << first.detail;
@@ -112,7 +115,7 @@ TEST_F(DeferralWorker, AnIllConditionedModelIsCheckedOnceAndItsStrayElementsDefe
 }
 
 TEST_F(DeferralWorker, AWellConditionedModelKeepsTheFailure) {
-  worker::Worker worker(options(false));
+  worker::Worker worker(options("0"));
   gate::GateContext ctx{&worker, "p.py", std::chrono::milliseconds(60000), {}, {}, nullptr};
   const Outcome kept = gate::check_isolated(ctx, candidate("stray_a.py"));
   EXPECT_EQ(kept.status, Status::kWrongResult);
@@ -120,6 +123,15 @@ TEST_F(DeferralWorker, AWellConditionedModelKeepsTheFailure) {
   const Outcome clean = gate::check_isolated(ctx, candidate("clean.py"));
   EXPECT_TRUE(clean.ok());
   // a candidate that fits no deferral asks for no model check at all
+  const std::vector<std::string> want = {"check_candidate", "model_check", "check_candidate"};
+  EXPECT_EQ(requests(), want);
+}
+
+TEST_F(DeferralWorker, AFailedModelCheckDefersNothingAndIsNotAskedAgain) {
+  worker::Worker worker(options("broken"));
+  gate::GateContext ctx{&worker, "p.py", std::chrono::milliseconds(60000), {}, {}, nullptr};
+  EXPECT_EQ(gate::check_isolated(ctx, candidate("stray_a.py")).status, Status::kWrongResult);
+  EXPECT_EQ(gate::check_isolated(ctx, candidate("stray_b.py")).status, Status::kWrongResult);
   const std::vector<std::string> want = {"check_candidate", "model_check", "check_candidate"};
   EXPECT_EQ(requests(), want);
 }

@@ -477,11 +477,12 @@ nlohmann::json run_verify(const VerifyOptions& options,
         } catch (const std::exception& e) {  // unknown: the out-of-memory retry still stands
           say(fmt::format("the worker's memory is unknown: {}", e.what()));
         }
-        const double free_gb = env.value("free_memory_bytes", 0.0) / 1e9;
-        const double peak_gb = env.value("peak_memory_bytes", 0.0) / 1e9;
-        if (profile::ncu_needs_room(free_gb * 1e9, peak_gb * 1e9)) {
-          first_note = fmt::format(
-              " (the worker stopped first: {:.1f} GB free, its peak {:.1f} GB)", free_gb, peak_gb);
+        const double free_b = env.value("free_memory_bytes", 0.0);
+        const double peak_b = env.value("peak_memory_bytes", 0.0);
+        if (profile::ncu_needs_room(free_b, peak_b)) {
+          first_note =
+              fmt::format(" (the worker stopped first: {:.1f} GB free, its peak {:.1f} GB)",
+                          free_b / 1e9, peak_b / 1e9);
           say("stopping the worker for the profiled forward" + first_note);
           worker.kill();
         }

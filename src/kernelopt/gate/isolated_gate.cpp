@@ -164,8 +164,8 @@ Outcome check_isolated(GateContext& ctx, const Candidate& candidate) {
                                            {"recomposed", nlohmann::json::object()},
                                            {"seeds", ctx.thresholds.seeds}},
                                           kGate, asked);
-    if (!asked.ok()) return outcome;
-    ctx.baseline_model = model;
+    // asked once even when it fails: an empty answer defers nothing
+    ctx.baseline_model = asked.ok() ? model : nlohmann::json::object();
   }
   return judge_isolated_deferral(outcome, ctx.baseline_model, ctx.thresholds,
                                  candidate.face.scratch);
