@@ -70,10 +70,6 @@ TEST(Ncu, TheKernelFilterNamesOnlyTheKernelsTheSearchReads) {
   EXPECT_EQ(profile::kernel_filter({"a'; rm -rf /"}), "regex:triton_");
 }
 
-// run_ncu_with_room against a stand-in `ncu` on PATH (this machine has no GPU to profile): while
-// the marker file exists (the worker holding the GPU), it fails as the profiled forward does when
-// an allocation is refused; without it, it prints the real H200 profile of the fixture. A second
-// mode fails for another reason.
 // L3/31 on the H100 (session 27): 2.8 GB free beside a worker whose forward and captures peaked
 // at 17.9 GB; the small problems keep their worker.
 TEST(NcuNeedsRoom, TheWorkerStopsFirstOnlyWhereItsPeakWouldNotFitBesideIt) {
@@ -88,6 +84,10 @@ TEST(NcuNeedsRoom, TheWorkerStopsFirstOnlyWhereItsPeakWouldNotFitBesideIt) {
   EXPECT_FALSE(profile::ncu_needs_room(2.8 * kGB, 0));
 }
 
+// run_ncu_with_room against a stand-in `ncu` on PATH (this machine has no GPU to profile): while
+// the marker file exists (the worker holding the GPU), it fails as the profiled forward does when
+// an allocation is refused; without it, it prints the real H200 profile of the fixture. A second
+// mode fails for another reason.
 class NcuRoom : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -118,9 +118,11 @@ class NcuRoom : public ::testing::Test {
 
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
-  profile::NcuProfile run(const std::function<bool()>& release, int timeout_s = 60) {
+  profile::NcuProfile run(const std::function<bool()>& release,
+                          int timeout_s = 60,
+                          bool release_first = false) {
     return profile::run_ncu_with_room(options_, "p.py", (dir_ / "scratch").string(),
-                                      std::chrono::seconds(timeout_s), {}, release);
+                                      std::chrono::seconds(timeout_s), {}, release, release_first);
   }
 
   std::filesystem::path dir_;
@@ -173,6 +175,35 @@ TEST_F(NcuRoom, NothingToFreeOrAnotherFailureIsReportedAsItIs) {
   EXPECT_EQ(released, 0);
   EXPECT_FALSE(ncu.out_of_memory);
   EXPECT_NE(ncu.error.find("no such section"), std::string::npos) << ncu.error;
+}
+
+TEST_F(NcuRoom, WhereTheRoomIsKnownShortTheWorkerGoesBeforeTheFirstRun) {
+  int released = 0;
+  auto ncu = run(
+      [&] {
+        ++released;
+        std::filesystem::remove(dir_ / "full");
+        return true;
+      },
+      60, true);
+  EXPECT_EQ(released, 1);
+  EXPECT_TRUE(ncu.released_first);
+  EXPECT_FALSE(ncu.retried);
+  EXPECT_TRUE(ncu.error.empty()) << ncu.error;
+  EXPECT_EQ(ncu.kernels.count("triton_red_fused_cumsum_sub_0"), 1U);
+  // Released first and still out of memory: no second run.
+  std::ofstream(dir_ / "full") << "";
+  released = 0;
+  ncu = run(
+      [&] {
+        ++released;
+        return true;
+      },
+      60, true);
+  EXPECT_EQ(released, 1);
+  EXPECT_TRUE(ncu.released_first);
+  EXPECT_TRUE(ncu.out_of_memory);
+  EXPECT_FALSE(ncu.retried);
 }
 
 }  // namespace

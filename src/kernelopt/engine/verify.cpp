@@ -459,43 +459,37 @@ nlohmann::json run_verify(const VerifyOptions& options,
     } else if (options.counters && !matches.empty()) {
       say("reading the Triton kernels' counters with Nsight Compute");
       // Where the profiled forward finds no room beside the worker's captures, the worker goes
-      // (the gates' ensure_ready loads the problem again from the run's Inductor cache).
+      // (the gates' ensure_ready loads the problem again from the run's Inductor cache): before
+      // the first run where the worker's own peak would not fit in what is free beside it, else
+      // after a run that ran out of memory.
       const auto release = [&] {
         if (!worker.running()) return false;
-        say("the profiled forward ran out of GPU memory beside the worker; stopping the worker "
-            "and profiling again");
+        say("stopping the worker so that the profiled forward gets the GPU to itself");
         worker.kill();
         return true;
       };
-      // The room is looked at first: where the worker's own peak would not fit in what is free
-      // beside it, the worker stops before the first run, not after a failed one.
-      std::string first_note;
-      {
-        nlohmann::json env = nlohmann::json::object();
-        try {
-          env = ask(worker, {{"op", "env"}}, options.timeout, options.problem);
-        } catch (const std::exception& e) {  // unknown: the out-of-memory retry still stands
-          say(fmt::format("the worker's memory is unknown: {}", e.what()));
-        }
-        const double free_b = env.value("free_memory_bytes", 0.0);
-        const double peak_b = env.value("peak_memory_bytes", 0.0);
-        if (profile::ncu_needs_room(free_b, peak_b)) {
-          first_note =
-              fmt::format(" (the worker stopped first: {:.1f} GB free, its peak {:.1f} GB)",
-                          free_b / 1e9, peak_b / 1e9);
-          say("stopping the worker for the profiled forward" + first_note);
-          worker.kill();
-        }
+      nlohmann::json env = nlohmann::json::object();
+      try {
+        env = ask(worker, {{"op", "env"}}, options.timeout, options.problem);
+      } catch (const std::exception& e) {  // unknown: the out-of-memory retry still stands
+        say(fmt::format("the worker's memory is unknown: {}", e.what()));
       }
+      const double free_b = env.value("free_memory_bytes", 0.0);
+      const double peak_b = env.value("peak_memory_bytes", 0.0);
       const profile::NcuProfile ncu = profile::run_ncu_with_room(
           worker.options(), options.problem, (run_dir / "work" / "ncu").string(), *ncu_limit,
-          counter_kernels(matches, graphs.map, timed_launches), release);
-      const char* again =
-          ncu.retried ? " (a second run, the worker stopped: the first ran out of memory)" : "";
+          counter_kernels(matches, graphs.map, timed_launches), release,
+          profile::ncu_needs_room(free_b, peak_b));
+      const std::string stopped =
+          ncu.released_first
+              ? fmt::format(" (the worker stopped first: {:.1f} GB free, its peak {:.1f} GB)",
+                            free_b / 1e9, peak_b / 1e9)
+          : ncu.retried ? " (a second run, the worker stopped: the first ran out of memory)"
+                        : "";
       counters_note = (ncu.error.empty() ? fmt::format("{} kernel(s) in {:.1f} s",
                                                        ncu.kernels.size(), ncu.seconds)
                                          : ncu.error) +
-                      first_note + again;
+                      stopped;
       // A segment's counters are those of its longest profiled kernel.
       for (auto& [id, p] : profiles) {
         const analysis::Segment& seg = graphs.map.segments[static_cast<std::size_t>(id)];

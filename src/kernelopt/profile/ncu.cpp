@@ -203,11 +203,16 @@ NcuProfile run_ncu_with_room(const worker::WorkerOptions& worker,
                              const std::string& scratch,
                              std::chrono::seconds timeout,
                              const std::vector<std::string>& kernels,
-                             const std::function<bool()>& release) {
+                             const std::function<bool()>& release,
+                             bool release_first) {
   constexpr double kMinRetryS = 10;
+  const bool released_first = release_first && release && release();
   NcuProfile first = run_ncu(worker, problem, scratch, timeout, kernels);
+  first.released_first = released_first;
   const double left_s = static_cast<double>(timeout.count()) - first.seconds;
-  if (!first.out_of_memory || left_s < kMinRetryS || !release || !release()) return first;
+  if (released_first || !first.out_of_memory || left_s < kMinRetryS || !release || !release()) {
+    return first;
+  }
   NcuProfile again = run_ncu(worker, problem, scratch,
                              std::chrono::seconds(static_cast<std::int64_t>(left_s)), kernels);
   again.seconds += first.seconds;

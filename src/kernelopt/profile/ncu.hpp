@@ -18,8 +18,9 @@ struct NcuProfile {
   std::map<std::string, search::KernelCounters> kernels;  // by kernel name (its last launch)
   std::string error;                                      // why there are none, or ""
   double seconds = 0;                                     // wall time of the ncu run(s)
-  bool out_of_memory = false;  // the profiled program ran out of GPU memory (its log says so)
-  bool retried = false;        // run_ncu_with_room freed memory and ran ncu a second time
+  bool out_of_memory = false;   // the profiled program ran out of GPU memory (its log says so)
+  bool retried = false;         // run_ncu_with_room freed memory and ran ncu a second time
+  bool released_first = false;  // run_ncu_with_room freed memory before its first run
 };
 
 // Parses `ncu --csv` output (one row per metric: ..., "Kernel Name", ..., "Metric Name",
@@ -47,8 +48,8 @@ NcuProfile run_ncu(const worker::WorkerOptions& worker,
 // GPU to itself: the memory free beside the worker (`free_bytes`, as the driver sees it) is under
 // what the worker's own forward and captures peaked at (`peak_bytes`), a bound on what the
 // profiled forward may need, plus 1 GiB for ncu's own process. Unknown amounts (<= 0) say no.
-// Retrying after an out-of-memory run alone was not enough: on L3/31 (H100, session 27) the first
-// run took most of ncu's time limit before it failed, leaving under 10 s for a second one.
+// Retrying after an out-of-memory run alone was not enough: on L3/31 (H100, session 27) the failed
+// run was not followed by a second one (the retry needs 10 s of ncu's limit left after it).
 bool ncu_needs_room(double free_bytes, double peak_bytes);
 
 // run_ncu, and where the profiled program ran out of GPU memory, `release()` (which frees what
@@ -56,12 +57,14 @@ bool ncu_needs_room(double free_bytes, double peak_bytes);
 // with what is left of `timeout` (at least 10 s). The profiled forward runs beside the worker,
 // whose captures of three seeds can fill the GPU: on an 80 GB H100, L3/31's worker held 75 GiB
 // and the profiled forward's 8 GiB allocation was refused, so the search had no counters (on the
-// 141 GB H200 it fit).
+// 141 GB H200 it fit). With `release_first` (ncu_needs_room said so), `release()` comes before
+// the first run instead, and a run that still runs out of memory is not repeated.
 NcuProfile run_ncu_with_room(const worker::WorkerOptions& worker,
                              const std::string& problem,
                              const std::string& scratch,
                              std::chrono::seconds timeout,
                              const std::vector<std::string>& kernels,
-                             const std::function<bool()>& release);
+                             const std::function<bool()>& release,
+                             bool release_first = false);
 
 }  // namespace kernelopt::profile
