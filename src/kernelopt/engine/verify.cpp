@@ -480,12 +480,18 @@ nlohmann::json run_verify(const VerifyOptions& options,
           worker.options(), options.problem, (run_dir / "work" / "ncu").string(), *ncu_limit,
           counter_kernels(matches, graphs.map, timed_launches), release,
           profile::ncu_needs_room(free_b, peak_b));
+      // The amounts go into every note: where a run still fails, the note says what was free.
+      const std::string room =
+          free_b > 0 && peak_b > 0
+              ? fmt::format("{:.1f} GB free beside the worker, its peak {:.1f} GB", free_b / 1e9,
+                            peak_b / 1e9)
+              : std::string("the worker's memory unknown");
       const std::string stopped =
-          ncu.released_first
-              ? fmt::format(" (the worker stopped first: {:.1f} GB free, its peak {:.1f} GB)",
-                            free_b / 1e9, peak_b / 1e9)
-          : ncu.retried ? " (a second run, the worker stopped: the first ran out of memory)"
-                        : "";
+          ncu.released_first ? fmt::format(" (the worker stopped first: {})", room)
+          : ncu.retried
+              ? fmt::format(" (a second run, the worker stopped: the first ran out of memory; {})",
+                            room)
+              : fmt::format(" ({})", room);
       counters_note = (ncu.error.empty() ? fmt::format("{} kernel(s) in {:.1f} s",
                                                        ncu.kernels.size(), ncu.seconds)
                                          : ncu.error) +
