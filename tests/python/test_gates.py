@@ -308,6 +308,38 @@ def test_model_check_with_no_replacement_is_the_compiled_models_own_check(tmp_pa
             assert (s["baseline_max_abs_vs_eager"] < 1e-6) is close
 
 
+def test_model_check_without_a_float64_reference_says_why(tmp_path, monkeypatch):
+    """A model that does not run in float64 leaves G3 without its fallback: the numbers against
+    float64 are null and `float64_error` says why (the engine then fails a candidate off from eager);
+    eager is still compared, and the float64 run is not tried again for the next seed."""
+    from kernelopt.worker.session import _load_module
+
+    monkeypatch.setattr(gates, "_output_code_class", lambda: FakeCompiledGraph)
+    tries = []
+
+    def no_float64(problem, inputs):
+        tries.append(1)
+        raise RuntimeError("Input and hidden tensors are not the same dtype")
+
+    monkeypatch.setattr(gates, "float64_reference", no_float64)
+    files = {}
+    for name, text in (("baseline", BASELINE), ("wrong", WRONG)):
+        files[name] = tmp_path / f"{name}.py"
+        files[name].write_text(text)
+    graph = FakeCompiledGraph(_load_module(str(files["baseline"]), "fake_baseline_nof64", {}))
+    session = Session()
+    session.problem = load_problem(os.path.join(PROBLEMS, "good_small.py"), "cpu")
+    inputs = {s: session.problem.make_inputs(s) for s in (0, 1)}
+    session.capture = Capture(graphs=[Graph(index=0, source=BASELINE, path=str(files["baseline"]))], order=[0],
+                              compiled=lambda x: graph([x]), inputs_by_seed=inputs, graph_ids={id(graph): 0})
+    seeds = session.model_check({"recomposed": {"0": str(files["wrong"])}, "seeds": [0, 1]})["seeds"]
+    for s in seeds:
+        assert s["error"] is None and not s["allclose_1e4"] and s["max_abs_vs_eager"] > 0.1
+        assert s["candidate_err_f64"] is None and s["baseline_err_f64"] is None
+        assert s["float64_error"] == "RuntimeError: Input and hidden tensors are not the same dtype"
+    assert tries == [1]
+
+
 def test_capture_order_mirrors_its_turns():
     from kernelopt.worker.gates import capture_order
 

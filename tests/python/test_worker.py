@@ -258,3 +258,30 @@ def test_output_code_modules_load_once_per_content(tmp_path):
     assert session._output_code(str(path), "kernelopt_test") is not second
     with pytest.raises(WorkerError):
         session._output_code(str(tmp_path / "missing.py"), "kernelopt_test")
+
+
+def test_float64_reference_reaches_the_models_own_float32_tensors():
+    # KernelBench's L3/35 LSTM makes its initial state in forward without a dtype: in float64 the
+    # reference raised "Input and hidden tensors are not the same dtype" (H200, session 28).
+    p = load_problem(problem("float32_state.py"), "cpu")
+    inputs = p.make_inputs(0)
+    eager = run_forward(p, inputs)
+    ref = float64_reference(p, inputs)
+    assert torch.get_default_dtype() == torch.float32  # restored
+    assert [r.dtype for r in ref] == [torch.float64]
+    # float32 scratch filled in place: the only float32 step left, so close to float64 at 1e-6
+    assert _max_abs_err(eager, ref) < 1e-4
+    assert _max_abs_err(eager, ref) > 0  # a different computation, not eager's own numbers
+
+
+def test_float64_reference_restores_the_default_dtype_when_the_model_raises():
+    class Broken(torch.nn.Module):
+        def forward(self, x):
+            assert torch.get_default_dtype() == torch.float64
+            raise RuntimeError("boom")
+
+    p = load_problem(problem("good_small.py"), "cpu")
+    p.model = Broken()
+    with pytest.raises(RuntimeError, match="boom"):
+        float64_reference(p, p.make_inputs(0))
+    assert torch.get_default_dtype() == torch.float32

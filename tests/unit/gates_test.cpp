@@ -144,6 +144,28 @@ TEST(Model, EagerMatchFallbackAndMismatch) {
   EXPECT_EQ(judge_model(nan, t).status, Status::kModelMismatch);
 }
 
+// A model that does not run in float64 (the worker says why) has no fallback: a candidate off
+// from eager fails however small its numbers, and so does one whose float64 error is missing.
+TEST(Model, NoFloat64ReferenceMeansNoFallback) {
+  const Thresholds t;
+  json none = {{"seeds", json::array({{{"seed", 0},
+                                       {"allclose_1e4", false},
+                                       {"max_abs_vs_eager", 3e-4},
+                                       {"candidate_err_f64", nullptr},
+                                       {"baseline_err_f64", nullptr},
+                                       {"float64_error", "RuntimeError: dtypes differ"}}})}};
+  const Outcome o = judge_model(none, t);
+  EXPECT_EQ(o.status, Status::kModelMismatch);
+  EXPECT_NE(o.detail.find("no float64 reference"), std::string::npos);
+  EXPECT_NE(o.detail.find("dtypes differ"), std::string::npos);
+  // ... while a candidate that matches eager passes without one
+  none["seeds"][0]["allclose_1e4"] = true;
+  EXPECT_TRUE(judge_model(none, t).ok());
+  json missing = {
+      {"seeds", json::array({{{"seed", 0}, {"allclose_1e4", false}, {"baseline_err_f64", 1e-4}}})}};
+  EXPECT_EQ(judge_model(missing, t).status, Status::kModelMismatch);
+}
+
 TEST(Model, SeedErrorsAreFailuresNotFallbacks) {
   json n = {{"seeds", json::array({{{"seed", 1},
                                     {"error", {{"kind", "exception"}, {"message", "boom"}}}}})}};

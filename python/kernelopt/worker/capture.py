@@ -37,6 +37,7 @@ class Capture:
     graph_ids: dict = field(default_factory=dict)  # id(CompiledFxGraph) -> graph index (dispatch later)
     eager_by_seed: dict = field(default_factory=dict)  # seed -> eager outputs (model_check compares)
     f64_by_seed: dict = field(default_factory=dict)  # seed -> float64 reference outputs, when computed
+    f64_error: str = ""  # why the model in float64 failed (then G3 has no float64 fallback)
     # seed -> the compiled baseline's own G3 numbers (its errors against eager and float64): the
     # same for every candidate, so computed once (a GB-sized output's float64 comparisons a seed)
     baseline_check_by_seed: dict = field(default_factory=dict)
@@ -48,15 +49,53 @@ def _output_code_class():
     return CompiledFxGraph
 
 
+_LOWER_FLOATS = ("float32", "float16", "bfloat16")
+
+
+def _float64_mode():
+    """A TorchFunctionMode under which an operation that mixes float64 tensors with lower-precision
+    floating ones gets those cast to float64 first: a model's float32 tensor kept as a plain
+    attribute (not a parameter or buffer, so `.to(float64)` leaves it) or made with an explicit
+    dtype meets float64 activations in the reference. In-place operations and `out=` calls are
+    left alone (casting their target would write into a copy)."""
+    import torch
+    from torch.overrides import TorchFunctionMode
+    from torch.utils import _pytree as pytree
+
+    def lower(t):
+        return isinstance(t, torch.Tensor) and str(t.dtype).replace("torch.", "") in _LOWER_FLOATS
+
+    class Float64Mode(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            name = getattr(func, "__name__", "")
+            if not name.endswith("_") and "out" not in kwargs:
+                leaves = pytree.tree_leaves((args, kwargs))
+                if any(isinstance(t, torch.Tensor) and t.dtype == torch.float64 for t in leaves) and \
+                        any(lower(t) for t in leaves):
+                    args, kwargs = pytree.tree_map(lambda t: t.double() if lower(t) else t, (args, kwargs))
+            return func(*args, **kwargs)
+
+    return Float64Mode()
+
+
 def float64_reference(problem: Problem, inputs: list) -> list:
-    """The model and inputs cast to float64, run eagerly."""
+    """The model and inputs cast to float64, run eagerly. Tensors the forward creates without a
+    dtype are float64 too (torch's default dtype is float64 meanwhile: KernelBench's L3/35 LSTM
+    draws its initial state with torch.randn in forward), and lower-precision floating tensors
+    that meet float64 ones are cast (`_float64_mode`). Raises what the forward raises."""
     import torch
 
     model64 = copy.deepcopy(problem.model).to(torch.float64)
     inputs64 = [x.to(torch.float64) if isinstance(x, torch.Tensor) and x.is_floating_point() else x
                 for x in inputs]
-    with torch.no_grad():
-        out = model64(*inputs64)
+    default = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float64)
+    try:
+        with torch.no_grad(), _float64_mode():
+            out = model64(*inputs64)
+    finally:
+        torch.set_default_dtype(default)
     del model64
     return [t for t in (out if isinstance(out, (list, tuple)) else [out]) if isinstance(t, torch.Tensor)]
 
@@ -106,8 +145,13 @@ def capture(problem: Problem, run_dir: str, seeds: list, mode: str, references: 
             compiled_out = [t for t in (out if isinstance(out, (list, tuple)) else [out])
                             if isinstance(t, torch.Tensor)]
             entry = {"seed": seed, "compiled_vs_eager_max_abs": _max_abs_err(compiled_out, eager)}
+            ref64 = None
             if references:
-                ref64 = float64_reference(problem, inputs)
+                try:
+                    ref64 = float64_reference(problem, inputs)
+                except Exception as exc:  # no float64 reference: G3 then has no fallback
+                    entry["float64_error"] = result.f64_error = f"{type(exc).__name__}: {exc}"[:300]
+            if ref64 is not None:
                 entry["eager_vs_f64_max_abs"] = _max_abs_err(eager, ref64)
                 entry["compiled_vs_f64_max_abs"] = _max_abs_err(compiled_out, ref64)
                 ref64 = result.f64_by_seed[seed] = park(ref64)

@@ -1,4 +1,7 @@
 // G3 model: the recomposed model against eager at 1e-4; else the float64 fallback.
+#include <limits>
+#include <string>
+
 #include <fmt/format.h>
 
 #include "kernelopt/gate/gate.hpp"
@@ -38,7 +41,20 @@ Outcome judge_model(const nlohmann::json& n, const Thresholds& t) {
                      n};
     }
     if (s.value("allclose_1e4", false)) continue;
-    const double candidate = number(s, "candidate_err_f64");
+    if (s.contains("float64_error") && !s["float64_error"].is_null()) {  // no fallback to take
+      return Outcome{
+          Status::kModelMismatch, kGate,
+          fmt::format("seed {}: differs from eager by {:.3g}, and the model has no "
+                      "float64 reference for the fallback ({})",
+                      s.value("seed", -1), number(s, "max_abs_vs_eager"),
+                      s["float64_error"].is_string() ? s["float64_error"].get<std::string>()
+                                                     : std::string("unknown")),
+          n};
+    }
+    // A candidate's error that is not there is not small: only a number can pass.
+    const double candidate = s.contains("candidate_err_f64")
+                                 ? number(s, "candidate_err_f64")
+                                 : std::numeric_limits<double>::infinity();
     const double baseline = number(s, "baseline_err_f64");
     if (candidate <= t.float64_factor * baseline) {
       ++fallbacks;
