@@ -250,20 +250,28 @@ GOOD = ("import torch\ndef call(args):\n    (x,) = args\n    args.clear()\n"
 WRONG = "import torch\ndef call(args):\n    (x,) = args\n    args.clear()\n    return (x * 0.5,)\n"
 
 
-def test_model_check_redirects_graphs_and_measures(tmp_path, monkeypatch):
+def fake_model_session(tmp_path, monkeypatch, module_name, **candidates):
+    """A Session whose capture is BASELINE's fake compiled graph on good_small.py (seeds 0 and 1),
+    and the files of BASELINE and of each named candidate text."""
     from kernelopt.worker.session import _load_module
 
     monkeypatch.setattr(gates, "_output_code_class", lambda: FakeCompiledGraph)
     files = {}
-    for name, text in (("baseline", BASELINE), ("good", GOOD), ("wrong", WRONG)):
+    for name, text in (("baseline", BASELINE), *candidates.items()):
         files[name] = tmp_path / f"{name}.py"
         files[name].write_text(text)
-    graph = FakeCompiledGraph(_load_module(str(files["baseline"]), "fake_baseline", {}))
+    graph = FakeCompiledGraph(_load_module(str(files["baseline"]), module_name, {}))
     session = Session()
     session.problem = load_problem(os.path.join(PROBLEMS, "good_small.py"), "cpu")
     inputs = {s: session.problem.make_inputs(s) for s in (0, 1)}
     session.capture = Capture(graphs=[Graph(index=0, source=BASELINE, path=str(files["baseline"]))], order=[0],
                               compiled=lambda x: graph([x]), inputs_by_seed=inputs, graph_ids={id(graph): 0})
+    return session, graph, files, inputs
+
+
+def test_model_check_redirects_graphs_and_measures(tmp_path, monkeypatch):
+    session, graph, files, inputs = fake_model_session(tmp_path, monkeypatch, "fake_baseline",
+                                                        good=GOOD, wrong=WRONG)
     good = session.model_check({"recomposed": {"0": str(files["good"])}, "seeds": [0, 1]})
     assert [s["seed"] for s in good["seeds"]] == [0, 1] and good["worker_exiting"] is False
     for s in good["seeds"]:
@@ -312,9 +320,6 @@ def test_model_check_without_a_float64_reference_says_why(tmp_path, monkeypatch)
     """A model that does not run in float64 leaves G3 without its fallback: the numbers against
     float64 are null and `float64_error` says why (the engine then fails a candidate off from eager);
     eager is still compared, and the float64 run is not tried again for the next seed."""
-    from kernelopt.worker.session import _load_module
-
-    monkeypatch.setattr(gates, "_output_code_class", lambda: FakeCompiledGraph)
     tries = []
 
     def no_float64(problem, inputs):
@@ -322,16 +327,7 @@ def test_model_check_without_a_float64_reference_says_why(tmp_path, monkeypatch)
         raise RuntimeError("Input and hidden tensors are not the same dtype")
 
     monkeypatch.setattr(gates, "float64_reference", no_float64)
-    files = {}
-    for name, text in (("baseline", BASELINE), ("wrong", WRONG)):
-        files[name] = tmp_path / f"{name}.py"
-        files[name].write_text(text)
-    graph = FakeCompiledGraph(_load_module(str(files["baseline"]), "fake_baseline_nof64", {}))
-    session = Session()
-    session.problem = load_problem(os.path.join(PROBLEMS, "good_small.py"), "cpu")
-    inputs = {s: session.problem.make_inputs(s) for s in (0, 1)}
-    session.capture = Capture(graphs=[Graph(index=0, source=BASELINE, path=str(files["baseline"]))], order=[0],
-                              compiled=lambda x: graph([x]), inputs_by_seed=inputs, graph_ids={id(graph): 0})
+    session, _, files, _ = fake_model_session(tmp_path, monkeypatch, "fake_baseline_nof64", wrong=WRONG)
     seeds = session.model_check({"recomposed": {"0": str(files["wrong"])}, "seeds": [0, 1]})["seeds"]
     for s in seeds:
         assert s["error"] is None and not s["allclose_1e4"] and s["max_abs_vs_eager"] > 0.1
