@@ -247,6 +247,23 @@ TEST(SearchOutcome, TakesOptimizesOutcomeAndRatio) {
 
 // A --search run in which no problem took a replacement is not a baseline-only run: the report
 // says the search ran and returned the baselines (it said "No search ran" before).
+// Where the model spends GPU time outside its compiled graphs, G4's ratio over the graphs
+// becomes the whole model's; G4's own numbers stay beside it.
+TEST(SearchOutcome, RatioOfTheWholeModelWhereTimeRunsOutsideTheGraphs) {
+  const json won = optimize_document("call10_95_CrossEntropyLoss.json");
+  const json inside = engine::search_outcome({{"class", "optimizable"}}, {won, ""});
+  const double g4 = inside["ratio"].get<double>();
+  EXPECT_FALSE(inside.contains("graphs_ratio"));
+  const json show = {{"class", "optimizable"}, {"replay_ms", 1.0}, {"outside_graphs_ms", 9.0}};
+  const json o = engine::search_outcome(show, {won, ""});
+  EXPECT_DOUBLE_EQ(o["graphs_ratio"].get<double>(), g4);
+  EXPECT_NEAR(o["ratio"].get<double>(), 10.0 / (9.0 + 1.0 / g4), 1e-12);
+  EXPECT_NEAR(o["ratio_low"].get<double>(), 10.0 / (9.0 + 1.0 / inside["ratio_low"].get<double>()),
+              1e-12);
+  EXPECT_LT(o["ratio"].get<double>(), g4);
+  EXPECT_NE(o["note"].get<std::string>().find("whole-model ratio"), std::string::npos);
+}
+
 TEST(SearchOutcome, SearchWithoutReplacementIsNotBaselineOnly) {
   engine::BenchProblem problem{1, 91, "91_cumsum_reverse", "KernelBench/level1/91.py"};
   json show = show_with_floors();

@@ -91,6 +91,39 @@ TEST(DispatchMap, Classes) {
   EXPECT_TRUE(none.segments.empty());
 }
 
+// GPU time outside the compiled graphs (eager code between graph breaks: KernelBench's L3/35
+// LSTM, H200, session 28: 0.031 ms of graphs in a 23.2 ms model) counts in every share as time
+// kernelopt cannot replace, so such a model is not searched for its graphs' few microseconds.
+TEST(DispatchMap, TimeOutsideTheGraphsCountsInEveryShare) {
+  EXPECT_NEAR(analysis::outside_graphs_ms(0.031, 23.233), 23.202, 1e-9);
+  EXPECT_EQ(analysis::outside_graphs_ms(13.699, 13.925), 0.0);  // fully compiled: host gaps
+  EXPECT_EQ(analysis::outside_graphs_ms(1.4, 1.47), 0.0);
+  EXPECT_EQ(analysis::outside_graphs_ms(0.0, 23.2), 0.0);  // unknown times
+  EXPECT_EQ(analysis::outside_graphs_ms(0.03, 0.0), 0.0);
+
+  const auto inside = analysis::build_dispatch_map({mixed_graph({0.1, 0.5, 0.2, 0.2})}, {});
+  EXPECT_EQ(inside.problem_class, analysis::ProblemClass::kOptimizable);
+  const auto outside =
+      analysis::build_dispatch_map({mixed_graph({0.1, 0.5, 0.2, 0.2})}, {.outside_ms = 9.0});
+  EXPECT_DOUBLE_EQ(outside.total_ms, 1.0);  // the launches' own sum
+  EXPECT_DOUBLE_EQ(outside.whole_ms(), 10.0);
+  EXPECT_DOUBLE_EQ(outside.triton_share, 0.05);
+  EXPECT_DOUBLE_EQ(outside.launches[0].share, 0.01);
+  ASSERT_EQ(outside.segments.size(), 2U);
+  EXPECT_NEAR(outside.segments[1].share, 0.04, 1e-12);
+  EXPECT_EQ(outside.problem_class, analysis::ProblemClass::kVendorDominated);
+  EXPECT_DOUBLE_EQ(analysis::to_json(outside).at("outside_graphs_ms").get<double>(), 9.0);
+}
+
+// G4's ratio over the graphs as the whole model's: 1.5x on 1 ms of graphs beside 9 ms that do
+// not change is 10 / (9 + 1 / 1.5).
+TEST(WholeModelRatio, TheTimeOutsideTheGraphsStaysTheSame) {
+  EXPECT_NEAR(analysis::whole_model_ratio(1.5, 1.0, 9.0), 10.0 / (9.0 + 1.0 / 1.5), 1e-12);
+  EXPECT_NEAR(analysis::whole_model_ratio(0.8, 1.0, 9.0), 10.0 / (9.0 + 1.25), 1e-12);
+  EXPECT_DOUBLE_EQ(analysis::whole_model_ratio(1.5, 1.0, 0.0), 1.5);
+  EXPECT_DOUBLE_EQ(analysis::whole_model_ratio(1.0, 1.0, 9.0), 1.0);
+}
+
 // --no-dispatch-aware: the extern mm becomes replaceable, a segment of its own with no memory
 // floor (a product is bound by its arithmetic), and the class counts its time as replaceable.
 TEST(DispatchMap, NotDispatchAwareMakesExternProductsReplaceable) {

@@ -137,18 +137,19 @@ DispatchMap build_dispatch_map(const std::vector<GraphRun>& graphs,
     if (launch.kind == LaunchKind::kTriton) map.triton_ms += launch.time_ms;
     if (launch.replaceable) map.replaceable_ms += launch.time_ms;
   }
+  map.outside_ms = std::max(0.0, options.outside_ms);
+  const double whole = map.whole_ms();
   for (Launch& launch : map.launches) {
-    launch.share = map.total_ms > 0 ? launch.time_ms / map.total_ms : 0;
+    launch.share = whole > 0 ? launch.time_ms / whole : 0;
   }
-  map.triton_share = map.total_ms > 0 ? map.triton_ms / map.total_ms : 0;
+  map.triton_share = whole > 0 ? map.triton_ms / whole : 0;
   map.segments = find_segments(graphs, map, options.bandwidth_gbps, options.split_launches);
   // The class counts what kernelopt may replace: the Triton launches, and with dispatch_aware off
   // the replaceable extern calls too.
   if (map.replaceable_ms <= 0 && std::none_of(map.launches.begin(), map.launches.end(),
                                               [](const Launch& l) { return l.replaceable; })) {
     map.problem_class = ProblemClass::kNoTriton;
-  } else if (map.total_ms > 0 &&
-             map.replaceable_ms / map.total_ms < options.vendor_dominated_share) {
+  } else if (map.total_ms > 0 && map.replaceable_ms / whole < options.vendor_dominated_share) {
     // Without launch times (verify does not time launches) the share is unknown: a graph with
     // Triton launches is optimizable until times say otherwise.
     map.problem_class = ProblemClass::kVendorDominated;
@@ -156,6 +157,17 @@ DispatchMap build_dispatch_map(const std::vector<GraphRun>& graphs,
     map.problem_class = ProblemClass::kOptimizable;
   }
   return map;
+}
+
+double outside_graphs_ms(double replay_ms, double compiled_gpu_ms) {
+  constexpr double kCovered = 0.8;
+  if (replay_ms <= 0 || compiled_gpu_ms <= 0 || replay_ms >= kCovered * compiled_gpu_ms) return 0;
+  return compiled_gpu_ms - replay_ms;
+}
+
+double whole_model_ratio(double ratio, double graphs_ms, double outside_ms) {
+  if (outside_ms <= 0 || graphs_ms <= 0 || ratio <= 0) return ratio;
+  return (outside_ms + graphs_ms) / (outside_ms + graphs_ms / ratio);
 }
 
 }  // namespace kernelopt::analysis

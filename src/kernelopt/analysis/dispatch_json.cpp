@@ -75,6 +75,7 @@ nlohmann::json to_json(const DispatchMap& map) {
   nlohmann::json doc = {{"launches", launches},
                         {"segments", segments},
                         {"launch_sum_ms", map.total_ms},
+                        {"outside_graphs_ms", map.outside_ms},
                         {"triton_ms", map.triton_ms},
                         {"triton_share", map.triton_share},
                         {"class", to_string(map.problem_class)}};

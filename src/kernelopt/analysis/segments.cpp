@@ -81,7 +81,7 @@ std::vector<Segment> find_segments(const std::vector<GraphRun>& graphs,
       if (floor_bytes && current.reread_bytes) *floor_bytes += *current.reread_bytes;
       set_floor(floor_bytes, current.time_ms, bandwidth_gbps, current.floor_ms, current.headroom);
     }
-    current.share = map.total_ms > 0 ? current.time_ms / map.total_ms : 0;
+    current.share = map.whole_ms() > 0 ? current.time_ms / map.whole_ms() : 0;
     current.id = static_cast<int>(segments.size());
     segments.push_back(current);
     current = Segment{};

@@ -205,6 +205,8 @@ nlohmann::json run_show(const ShowOptions& options,
   analysis_options.bandwidth_gbps = bandwidth;
   analysis_options.dispatch_aware = options.dispatch_aware;
   analysis_options.split_launches = options.split_launches;
+  analysis_options.outside_ms = analysis::outside_graphs_ms(
+      times["replay"].value("median_ms", 0.0), times["compiled_gpu"].value("median_ms", 0.0));
   const analysis::DispatchMap map = analysis::build_dispatch_map(graphs, analysis_options);
   return assemble_show(options, env, loaded, captured, times, graphs, map, bandwidth,
                        level_of(options.problem), utc_now());
