@@ -80,18 +80,9 @@ nlohmann::json search_outcome(const nlohmann::json& show, const SearchResult& se
   out["measured"] = measured;
   // G4 replays the compiled graphs only: where the model spends GPU time outside them (eager
   // code between graph breaks), the ratio the problem gets is the whole model's.
-  const double outside = show.is_object() ? show.value("outside_graphs_ms", 0.0) : 0.0;
-  const double graphs = show.is_object() ? show.value("replay_ms", 0.0) : 0.0;
-  if (measured && outside > 0 && graphs > 0) {
-    for (const char* key : {"ratio", "ratio_low", "ratio_high"}) {
-      if (!out.contains(key) || !out.at(key).is_number()) continue;
-      out[std::string("graphs_") + key] = out.at(key);
-      out[key] = analysis::whole_model_ratio(out.at(key).get<double>(), graphs, outside);
-    }
-    out["note"] = fmt::format(
-        "whole-model ratio: G4's {:.3f}x over the compiled graphs ({:.3f} ms), with {:.3f} ms of "
-        "GPU time outside them unchanged",
-        out.at("graphs_ratio").get<double>(), graphs, outside);
+  // (optimize does so itself with its own times; then its outcome already says so.)
+  if (measured && show.is_object()) {
+    to_whole_model(out, show.value("replay_ms", 0.0), show.value("outside_graphs_ms", 0.0));
   }
   if (!measured) {
     // No candidate reached G4 (none proposed, or all rejected before it): the baseline stays.

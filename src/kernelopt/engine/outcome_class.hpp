@@ -25,6 +25,15 @@ ProblemOutcome classify_problem(analysis::ProblemClass dispatch, const gate::Cas
 
 nlohmann::json to_json(const ProblemOutcome& outcome);
 
+// G4 replays the compiled graphs only. Where the model spends `outside_ms` of GPU time outside
+// them (eager code between graph breaks), turns the outcome's measured ratio and interval into
+// the whole model's (analysis::whole_model_ratio, `graphs_ms` the graphs' replay), keeps G4's as
+// graphs_ratio, graphs_ratio_low and graphs_ratio_high, and says so in "note"; an "optimized"
+// class whose whole-model gain is under 1.01x or not above 1.0 becomes "matched (optimized)",
+// as classify_problem would have named it. Does nothing
+// without such time, without a measured ratio, or where the outcome already has graphs_ratio.
+void to_whole_model(nlohmann::json& outcome, double graphs_ms, double outside_ms);
+
 // Applies a second G4 measurement (`again`, Cascade::confirm) of the accepted set of `result`:
 // when it is measurably faster too (search::measurably_faster: >= 1.01x, an interval above 1.0,
 // the slowest candidate capture ahead of the fastest baseline capture), it replaces the first

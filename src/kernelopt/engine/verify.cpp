@@ -116,6 +116,36 @@ std::vector<gate::Candidate> make_candidates(const std::string& problem,
   return candidates;
 }
 
+// The graphs' replay and the GPU time the model spends outside its compiled graphs (eager code
+// between graph breaks: the compiled model's GPU time less the replay, analysis::
+// outside_graphs_ms). Timed once, right after the first capture; outside 0 where a time is unknown.
+struct GraphsAndOutside {
+  double graphs_ms = 0;
+  double outside_ms = 0;
+};
+
+GraphsAndOutside time_outside_graphs(worker::Worker& worker,
+                                     const VerifyOptions& options,
+                                     const Progress& progress) {
+  constexpr int kIters = 10;
+  const nlohmann::json model =
+      ask(worker,
+          {{"op", "time_model"}, {"variant", "compiled"}, {"mode", "queued"}, {"iters", kIters}},
+          options.timeout, options.problem);
+  const nlohmann::json replay = ask(
+      worker, {{"op", "time_replay"}, {"variant", "replay"}, {"mode", "synced"}, {"iters", kIters}},
+      options.timeout, options.problem);
+  const double graphs = replay.value("median_ms", 0.0);
+  const double outside = analysis::outside_graphs_ms(graphs, model.value("median_ms", 0.0));
+  if (outside > 0 && progress) {
+    progress(
+        fmt::format("{:.3f} ms of the model's {:.3f} ms of GPU time runs outside its compiled "
+                    "graphs: ratios are the whole model's",
+                    outside, model.value("median_ms", 0.0)));
+  }
+  return {graphs, outside};
+}
+
 nlohmann::json outcomes_json(const std::vector<Outcome>& outcomes) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& o : outcomes) {
@@ -348,6 +378,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
   // The worker's state: the loaded problem, its capture and the segments' tensors. A candidate
   // that hangs or crashes the worker takes that state with it; prepare() restores it.
   nlohmann::json captured;
+  GraphsAndOutside outside;  // GPU time outside the compiled graphs (analysis::outside_graphs_ms)
   nlohmann::json proposals = nlohmann::json::array();  // optimize: what the proposer said
   Graphs graphs;
   std::map<int, recompose::SegmentInterface> faces;
@@ -377,6 +408,7 @@ nlohmann::json run_verify(const VerifyOptions& options,
                               options.problem));
     }
     graphs = std::move(fresh);
+    if (prepared < 0) outside = time_outside_graphs(worker, options, progress);
     if (options.propose) {
       if (prepared < 0) {
         say("matching recipes to the segments");
@@ -736,6 +768,10 @@ nlohmann::json run_verify(const VerifyOptions& options,
   }
   const ProblemOutcome outcome = classify_problem(graphs.map.problem_class, result);
   nlohmann::json doc = result_json(result, outcome);
+  if (outside.outside_ms > 0) {
+    doc["outside_graphs_ms"] = outside.outside_ms;
+    to_whole_model(doc["outcome"], outside.graphs_ms, outside.outside_ms);
+  }
   doc["problem"] = options.problem;
   doc["segments"] = graphs.map.segments.size();
   if (options.propose) {
