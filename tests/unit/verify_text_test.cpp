@@ -1,7 +1,10 @@
-// What `kernelopt verify` prints: one cascade, and `--each` (one cascade per candidate).
+// What `kernelopt verify` prints: one cascade, and `--each` (one cascade per candidate); and
+// what `show` prints about time outside the compiled graphs.
 #include "kernelopt/report/verify_text.hpp"
 
 #include <gtest/gtest.h>
+
+#include "kernelopt/report/show_text.hpp"
 
 namespace kernelopt {
 namespace {
@@ -112,6 +115,27 @@ TEST(VerifyText, OptimizeSaysWhatItProposedAndTried) {
   EXPECT_NE(report::format_verify(skipped).find(
                 "seg0: skipped: at its floor (headroom 0.99x): nothing to gain"),
             std::string::npos);
+}
+
+// A model whose GPU time runs mostly outside its compiled graphs (L3/35's LSTM on the H200) says
+// so under its class; a fully compiled one says nothing of it.
+TEST(ShowText, SaysWhenGpuTimeRunsOutsideTheGraphs) {
+  nlohmann::json doc = {{"problem", "35_LSTM"},
+                        {"environment", {{"gpu", "NVIDIA H200"}}},
+                        {"launches", nlohmann::json::array()},
+                        {"segments", nlohmann::json::array()},
+                        {"class", "optimizable"},
+                        {"triton_share", 0.66}};
+  for (const char* key : {"eager_ms", "compiled_ms", "compiled_gpu_ms", "cudagraphs_ms",
+                          "replay_ms", "compile_s", "launch_sum_ms", "launch_sum_over_gpu"}) {
+    doc[key] = nullptr;  // as where a time is unknown
+  }
+  EXPECT_EQ(report::format_show(doc).find("outside the compiled graphs"), std::string::npos);
+  doc["outside_graphs_ms"] = 23.202;
+  doc["class"] = "vendor_dominated";
+  const std::string text = report::format_show(doc);
+  EXPECT_NE(text.find("23.202 ms of GPU time runs outside the compiled graphs"), std::string::npos)
+      << text;
 }
 
 }  // namespace

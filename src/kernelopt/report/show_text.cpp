@@ -62,6 +62,13 @@ std::string format_show(const nlohmann::json& doc) {
       "time)\n",
       doc.value("class", "?"), 100.0 * doc.value("triton_share", 0.0),
       num(doc["launch_sum_ms"], "{:.3f}"), num(doc["launch_sum_over_gpu"], "{:.3f}x"));
+  const double outside = doc.value("outside_graphs_ms", 0.0);
+  if (outside > 0) {
+    out += fmt::format(
+        "{:.3f} ms of GPU time runs outside the compiled graphs (eager code between graph breaks):"
+        " it counts in every share, and ratios are the whole model's\n",
+        outside);
+  }
   return out;
 }
 
