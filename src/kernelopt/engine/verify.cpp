@@ -128,13 +128,26 @@ GraphsAndOutside time_outside_graphs(worker::Worker& worker,
                                      const VerifyOptions& options,
                                      const Progress& progress) {
   constexpr int kIters = 10;
-  const nlohmann::json model =
-      ask(worker,
-          {{"op", "time_model"}, {"variant", "compiled"}, {"mode", "queued"}, {"iters", kIters}},
-          options.timeout, options.problem);
-  const nlohmann::json replay = ask(
-      worker, {{"op", "time_replay"}, {"variant", "replay"}, {"mode", "synced"}, {"iters", kIters}},
-      options.timeout, options.problem);
+  nlohmann::json model;
+  nlohmann::json replay;
+  try {
+    model =
+        ask(worker,
+            {{"op", "time_model"}, {"variant", "compiled"}, {"mode", "queued"}, {"iters", kIters}},
+            options.timeout, options.problem);
+    replay =
+        ask(worker,
+            {{"op", "time_replay"}, {"variant", "replay"}, {"mode", "synced"}, {"iters", kIters}},
+            options.timeout, options.problem);
+  } catch (const std::exception& e) {
+    // A model whose graphs cannot be replayed is no reason to stop here (G4 will say so for its
+    // candidates); a worker that died is.
+    if (!worker.running()) throw;
+    if (progress) {
+      progress(fmt::format("the time outside the compiled graphs is unknown: {}", e.what()));
+    }
+    return {};
+  }
   const double graphs = replay.value("median_ms", 0.0);
   const double outside = analysis::outside_graphs_ms(graphs, model.value("median_ms", 0.0));
   if (outside > 0 && progress) {
