@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from gate_driver import session_with_fake_capture  # noqa: E402
 
-from kernelopt.worker import gates  # noqa: E402
+from kernelopt.worker import capture, gates  # noqa: E402
 from kernelopt.worker.buffers import bits, place, poison, span, still_poisoned  # noqa: E402
 from kernelopt.worker.capture import Capture, Graph  # noqa: E402
 from kernelopt.worker.errors import WorkerError, failure  # noqa: E402
@@ -326,7 +326,7 @@ def test_model_check_without_a_float64_reference_says_why(tmp_path, monkeypatch)
         tries.append(1)
         raise RuntimeError("Input and hidden tensors are not the same dtype")
 
-    monkeypatch.setattr(gates, "float64_reference", no_float64)
+    monkeypatch.setattr(capture, "float64_reference", no_float64)
     session, _, files, _ = fake_model_session(tmp_path, monkeypatch, "fake_baseline_nof64", wrong=WRONG)
     seeds = session.model_check({"recomposed": {"0": str(files["wrong"])}, "seeds": [0, 1]})["seeds"]
     for s in seeds:

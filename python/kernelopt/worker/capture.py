@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from .compare import max_abs_err as _max_abs_err
 from .compare import park
-from .errors import WorkerError
+from .errors import WorkerError, one_line
 from .problem import Problem, describe_value, run_forward
 
 
@@ -100,6 +100,18 @@ def float64_reference(problem: Problem, inputs: list) -> list:
     return [t for t in (out if isinstance(out, (list, tuple)) else [out]) if isinstance(t, torch.Tensor)]
 
 
+def float64_reference_or_none(cap: Capture, problem: Problem, inputs: list):
+    """float64_reference, or None where the model does not run in float64: the reason is kept in
+    `cap.f64_error` (G3 then has no float64 fallback), and the model is not tried again."""
+    if cap.f64_error:
+        return None
+    try:
+        return float64_reference(problem, inputs)
+    except Exception as exc:
+        cap.f64_error = one_line(exc)
+        return None
+
+
 def capture(problem: Problem, run_dir: str, seeds: list, mode: str, references: bool,
             save_references: bool = False) -> tuple[Capture, dict]:
     import torch
@@ -145,12 +157,9 @@ def capture(problem: Problem, run_dir: str, seeds: list, mode: str, references: 
             compiled_out = [t for t in (out if isinstance(out, (list, tuple)) else [out])
                             if isinstance(t, torch.Tensor)]
             entry = {"seed": seed, "compiled_vs_eager_max_abs": _max_abs_err(compiled_out, eager)}
-            ref64 = None
-            if references:
-                try:
-                    ref64 = float64_reference(problem, inputs)
-                except Exception as exc:  # no float64 reference: G3 then has no fallback
-                    entry["float64_error"] = result.f64_error = f"{type(exc).__name__}: {exc}"[:300]
+            ref64 = float64_reference_or_none(result, problem, inputs) if references else None
+            if references and ref64 is None:
+                entry["float64_error"] = result.f64_error
             if ref64 is not None:
                 entry["eager_vs_f64_max_abs"] = _max_abs_err(eager, ref64)
                 entry["compiled_vs_f64_max_abs"] = _max_abs_err(compiled_out, ref64)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import statistics
 
-from .capture import Capture, _output_code_class, float64_reference
+from .capture import Capture, _output_code_class, float64_reference_or_none
 from .compare import allclose as _allclose
 from .compare import max_abs_err as _max_abs_err
 from .compare import park
@@ -65,11 +65,10 @@ def model_check_seed(problem, cap: Capture, modules: dict, seed) -> dict:
     inputs = cap.inputs_by_seed[seed]
     if seed not in cap.eager_by_seed:
         cap.eager_by_seed[seed] = park([t.clone() for t in run_forward(problem, inputs)])
-    if seed not in cap.f64_by_seed and not cap.f64_error:
-        try:
-            cap.f64_by_seed[seed] = park(float64_reference(problem, inputs))
-        except Exception as exc:  # the model does not run in float64: G3 has no fallback
-            cap.f64_error = f"{type(exc).__name__}: {exc}"[:300]
+    if seed not in cap.f64_by_seed:
+        ref64 = float64_reference_or_none(cap, problem, inputs)
+        if ref64 is not None:
+            cap.f64_by_seed[seed] = park(ref64)
     eager, ref64 = cap.eager_by_seed[seed], cap.f64_by_seed.get(seed)
 
     def err_f64(outputs):
