@@ -78,12 +78,6 @@ nlohmann::json search_outcome(const nlohmann::json& show, const SearchResult& se
   nlohmann::json out = search.document.at("outcome");
   const bool measured = out.contains("ratio") && out.at("ratio").is_number();
   out["measured"] = measured;
-  // G4 replays the compiled graphs only: where the model spends GPU time outside them (eager
-  // code between graph breaks), the ratio the problem gets is the whole model's.
-  // (optimize does so itself with its own times; then its outcome already says so.)
-  if (measured && show.is_object()) {
-    to_whole_model(out, show.value("replay_ms", 0.0), show.value("outside_graphs_ms", 0.0));
-  }
   if (!measured) {
     // No candidate reached G4 (none proposed, or all rejected before it): the baseline stays.
     out["ratio"] = 1.0;
