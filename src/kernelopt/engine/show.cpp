@@ -86,6 +86,8 @@ std::optional<int> level_of(const fs::path& problem) {
   return std::nullopt;
 }
 
+}  // namespace
+
 nlohmann::json time_variant(worker::Worker& worker,
                             const std::string& variant,
                             const std::string& mode,
@@ -101,8 +103,6 @@ nlohmann::json time_variant(worker::Worker& worker,
   response.erase("ok");
   return response;
 }
-
-}  // namespace
 
 analysis::GraphRun time_graph(worker::Worker& worker,
                               const nlohmann::json& graph,

@@ -53,6 +53,15 @@ nlohmann::json assemble_show(const ShowOptions& options,
 // arguments' tensor info and call count; no times yet.
 analysis::GraphRun parse_graph(const nlohmann::json& graph, const std::string& text);
 
+// Times one variant of the whole model (the worker's time_model; "replay": time_replay, the
+// compiled graphs' own calls in one CUDA graph) in `mode` ("synced" or "queued"), `options.iters`
+// calls: the worker's summary without its samples.
+nlohmann::json time_variant(worker::Worker& worker,
+                            const std::string& variant,
+                            const std::string& mode,
+                            const ShowOptions& options,
+                            const std::string& subject);
+
 // Times every launch of a captured graph (an entry of capture's "graphs") on the GPU: the output
 // code instrumented with a mark after each launch, `options.iters` timed calls.
 analysis::GraphRun time_graph(worker::Worker& worker,

@@ -135,18 +135,14 @@ GraphsAndOutside time_outside_graphs(worker::Worker& worker,
     return {show.at("replay_ms").get<double>(),
             outside != show.end() && outside->is_number() ? outside->get<double>() : 0.0};
   }
-  constexpr int kIters = 10;
+  ShowOptions timing;
+  timing.iters = 10;
+  timing.timeout = options.timeout;
   nlohmann::json model;
   nlohmann::json replay;
   try {
-    model =
-        ask(worker,
-            {{"op", "time_model"}, {"variant", "compiled"}, {"mode", "queued"}, {"iters", kIters}},
-            options.timeout, options.problem);
-    replay =
-        ask(worker,
-            {{"op", "time_replay"}, {"variant", "replay"}, {"mode", "synced"}, {"iters", kIters}},
-            options.timeout, options.problem);
+    model = time_variant(worker, "compiled", "queued", timing, options.problem);
+    replay = time_variant(worker, "replay", "synced", timing, options.problem);
   } catch (const std::exception& e) {
     // A model whose graphs cannot be replayed is no reason to stop here (G4 will say so for its
     // candidates); a worker that died is.
