@@ -164,13 +164,14 @@ int remeasure_command(const RemeasureCommand& command) {
     }
     const bool is_slower = row.value("slower", false);
     slower += is_slower ? 1 : 0;
-    // Re-measured over the compiled graphs, as G4 measured: where bench turned G4's ratio into
+    // Re-measured over the compiled graphs, as G4 measured: where optimize turned G4's ratio into
     // the whole model's (GPU time outside the graphs), the first ratio shown is G4's own.
-    const char* first_key = target.first.contains("graphs_ratio") ? "graphs_ratio" : "ratio";
+    const bool over_graphs = target.first.contains("graphs_ratio");
+    const std::string first_key = over_graphs ? "graphs_ratio" : "ratio";
     const std::string first =
         target.first.contains(first_key) && target.first.at(first_key).is_number()
             ? fmt::format("{:.3f}x{}", target.first.at(first_key).get<double>(),
-                          std::string(first_key) == "graphs_ratio" ? " (over the graphs)" : "")
+                          over_graphs ? " (over the graphs)" : "")
             : std::string("-");
     const int instances = row.value("instances", 1);
     const std::string captures =
