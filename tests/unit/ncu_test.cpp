@@ -70,8 +70,10 @@ TEST(Ncu, TheKernelFilterNamesOnlyTheKernelsTheSearchReads) {
   EXPECT_EQ(profile::kernel_filter({"a'; rm -rf /"}), "regex:triton_");
 }
 
-// L3/31 on the H100 (session 27): 2.8 GB free beside a worker whose forward and captures peaked
-// at 17.9 GB; the small problems keep their worker.
+// Amounts from L3/31 on the H100 (session 27): the failed ncu run saw 2.8 GB free, and the
+// problem's worker had peaked at 17.9 GB when its baseline was measured (on the H200, session 28,
+// its peak beside ncu was 35.4 GB with 69.0 GB free: the worker stays there); the small problems
+// keep their worker.
 TEST(NcuNeedsRoom, TheWorkerStopsFirstOnlyWhereItsPeakWouldNotFitBesideIt) {
   constexpr double kGB = 1e9;
   EXPECT_TRUE(profile::ncu_needs_room(2.8 * kGB, 17.9 * kGB));
