@@ -49,9 +49,6 @@ def _output_code_class():
     return CompiledFxGraph
 
 
-_LOWER_FLOATS = ("float32", "float16", "bfloat16")
-
-
 def _float64_mode():
     """A TorchFunctionMode under which an operation that mixes float64 tensors with lower-precision
     floating ones gets those cast to float64 first: a model's float32 tensor kept as a plain
@@ -62,8 +59,10 @@ def _float64_mode():
     from torch.overrides import TorchFunctionMode
     from torch.utils import _pytree as pytree
 
+    lower_floats = (torch.float32, torch.float16, torch.bfloat16)
+
     def lower(t):
-        return isinstance(t, torch.Tensor) and str(t.dtype).replace("torch.", "") in _LOWER_FLOATS
+        return isinstance(t, torch.Tensor) and t.dtype in lower_floats
 
     class Float64Mode(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
