@@ -337,6 +337,16 @@ for reverse in (False, True):
         cumsum_rows(x, out, m, reverse, rows=2, block=16, num_warps=1, minus=True)
         assert torch.allclose(out.double(), inclusive - src.double(), rtol=1e-5, atol=1e-5, equal_nan=True)
         assert torch.equal(out.isnan(), (inclusive - src.double()).isnan())
+# scale: the epilogue of a scaled scan (cumsum(x.flip(1), 1).flip(1) / c as Inductor computes it,
+# times 1 / c in float32), after the subtraction of minus; the carry stays unscaled.
+x = torch.randn(5, 70)
+for reverse in (False, True):
+    for minus in (False, True):
+        inclusive = torch.cumsum(x.double().flip(1), 1).flip(1) if reverse else torch.cumsum(x.double(), 1)
+        want = ((inclusive - x.double()) if minus else inclusive) / 3.5
+        out = torch.empty(5, 70)
+        cumsum_rows(x, out, None, reverse, rows=2, block=16, num_warps=1, minus=minus, scale=1 / 3.5)
+        assert torch.allclose(out.double(), want, rtol=1e-5, atol=1e-5), (reverse, minus, (out.double() - want).abs().max())
 for kwargs in ({"op": "prod", "minus": True}, {"exclusive": True, "minus": True}, {"op": "max"}):
     try:
         cumsum_rows(x, out, **kwargs)

@@ -22,14 +22,23 @@ struct Captured {
   analysis::DispatchMap map;
 };
 
-Captured real(const std::string& name) {
+// A real capture's output code as text, to be parsed as is or edited first.
+std::string real_text(const std::string& name) {
   std::ifstream in(fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures/output_code/real" / name);
   std::ostringstream text;
   text << in.rdbuf();
+  return text.str();
+}
+
+Captured parsed(const std::string& text) {
   Captured c;
-  c.run.code = inductor::parse_output_code(text.str());
+  c.run.code = inductor::parse_output_code(text);
   c.map = analysis::build_dispatch_map({c.run}, {});
   return c;
+}
+
+Captured real(const std::string& name) {
+  return parsed(real_text(name));
 }
 
 std::optional<search::RecipeMatch> first_match(const Captured& c) {
@@ -206,11 +215,7 @@ TEST(RecipeMatch, ScanReversedOnTheRealCapture) {
 // The same with aten.flip nodes (the form before decomposition), written into the real cumsum
 // capture's fragment; a flip over another dimension is refused.
 TEST(RecipeMatch, ScanReversedByTwoFlips) {
-  std::ifstream in(fs::path(KERNELOPT_SOURCE_DIR) /
-                   "tests/fixtures/output_code/real/h200_level1_89_cumsum_graph_0.py");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string original = buffer.str();
+  const std::string original = real_text("h200_level1_89_cumsum_graph_0.py");
   const std::string type = R"(Tensor "f32[32768, 32768][32768, 1]cuda:0"[num_users=1])";
   const std::string scan_line =
       "#   %cumsum : " + type +
@@ -227,9 +232,7 @@ TEST(RecipeMatch, ScanReversedByTwoFlips) {
         " = call_function[target=torch.ops.aten.flip.default](args = (%cumsum, [" + second_dim +
         "]), kwargs = {})";
     text.replace(text.find(scan_line), scan_line.size(), lines);
-    Captured c;
-    c.run.code = inductor::parse_output_code(text);
-    c.map = analysis::build_dispatch_map({c.run}, {});
+    const Captured c = parsed(text);
     return search::match_scan(c.run.code, c.map, c.map.segments.at(0));
   };
   const auto reversed = with("1", "-1");
@@ -241,6 +244,59 @@ TEST(RecipeMatch, ScanReversedByTwoFlips) {
                                               {"minus", false},
                                               {"columns", 32768}}));
   EXPECT_FALSE(with("0", "1").has_value());  // a flip over another dimension
+}
+
+// A scaled reversed scan, cumsum(x.flip(1), 1).flip(1) / c: the division by a literal fused
+// into the kernel that flips the result back (as Inductor fused it for
+// examples/reverse_cumsum_eager_tanh.py on the H100), written into the real L1/91 capture. The
+// recipe multiplies by 1 / c after the scan; a division by a tensor, a second epilogue or one
+// that does not take the scan's result is refused.
+TEST(RecipeMatch, ScanWithAConstantEpilogue) {
+  const std::string original = real_text("h200_level1_91_cumsum_reverse_graph_0.py");
+  const std::string type = R"(Tensor "f32[32768, 32768][32768, 1]cuda:0"[num_users=1])";
+  const std::string flip_back = "#   %rev_1 : " + type +
+                                " = call_function[target=torch.ops.prims.rev.default](args = "
+                                "(%cumsum, [1]), kwargs = {})\n#   return %rev_1";
+  ASSERT_NE(original.find(flip_back), std::string::npos);
+  const auto node = [&](const std::string& name, const std::string& target,
+                        const std::string& args) {
+    return "#   %" + name + " : " + type + " = call_function[target=torch.ops.aten." + target +
+           "](args = (" + args + "), kwargs = {})\n";
+  };
+  const auto with = [&](const std::string& epilogue, const std::string& returned) {
+    std::string text = original;
+    const std::string lines = "#   %rev_1 : " + type +
+                              " = call_function[target=torch.ops.prims.rev.default](args = "
+                              "(%cumsum, [1]), kwargs = {})\n" +
+                              epilogue + "#   return %" + returned;
+    text.replace(text.find(flip_back), flip_back.size(), lines);
+    const Captured c = parsed(text);
+    return search::match_scan(c.run.code, c.map, c.map.segments.at(0));
+  };
+  const auto over = with(node("div", "div.Tensor", "%rev_1, 4.0"), "div");
+  ASSERT_TRUE(over.has_value());
+  EXPECT_EQ(over->params, (nlohmann::json{{"x", "arg0_1"},
+                                          {"mask", nullptr},
+                                          {"reverse", true},
+                                          {"op", "sum"},
+                                          {"minus", false},
+                                          {"scale", 0.25},
+                                          {"columns", 32768}}));
+  EXPECT_NE(over->why.find("over 4"), std::string::npos) << over->why;
+  const std::string text = search::candidate_source(*over, 0, search::recipe_settings(*over).at(0));
+  EXPECT_NE(text.find("\"sum\", minus=False, scale=0.25)"), std::string::npos) << text;
+  const auto times = with(node("mul", "mul.Tensor", "%rev_1, -2.5"), "mul");
+  ASSERT_TRUE(times.has_value());
+  EXPECT_EQ(times->params.at("scale"), -2.5);
+  // Without an epilogue there is no scale (the plain capture's parameters stay as they were).
+  EXPECT_FALSE(with("", "rev_1")->params.contains("scale"));
+  // Refused: over a tensor, over zero, two epilogues, a constant applied to the input.
+  EXPECT_FALSE(with(node("div", "div.Tensor", "%rev_1, %arg0_1"), "div").has_value());
+  EXPECT_FALSE(with(node("div", "div.Tensor", "%rev_1, 0.0"), "div").has_value());
+  EXPECT_FALSE(
+      with(node("div", "div.Tensor", "%rev_1, 4.0") + node("mul", "mul.Tensor", "%div, 2.0"), "mul")
+          .has_value());
+  EXPECT_FALSE(with(node("mul", "mul.Tensor", "%arg0_1, 2.0"), "rev_1").has_value());
 }
 
 TEST(RecipeMatch, MaxPoolOfAnUnsqueezedInput) {

@@ -1,7 +1,8 @@
 """Cumulative sums and products over the innermost (contiguous) dimension, forward or reversed,
 inclusive or exclusive, of x or of x * mask: cumsum(x, -1), cumsum(x.flip(-1), -1).flip(-1),
 cumsum(x * mask, -1), cumprod(x, -1), and the exclusive forms (out[j] combines x[:j], or x[j+1:]
-reversed; the first element is 0 for a sum and 1 for a product).
+reversed; the first element is 0 for a sum and 1 for a product), each optionally times a constant
+(a model's cumsum(x, -1) / c).
 
 One read and one write per element. Each program owns ROWS rows and walks them in BLOCK-element
 chunks, carrying the running sum from chunk to chunk (the scan inside a chunk is tl.cumsum). The
@@ -20,9 +21,10 @@ import triton.language as tl
 
 
 @triton.jit
-def _scan_rows(x_ptr, m_ptr, out_ptr, n_rows, n_cols, x_row, m_row, out_row, HAS_MASK: tl.constexpr,
+def _scan_rows(x_ptr, m_ptr, out_ptr, n_rows, n_cols, x_row, m_row, out_row, scale, HAS_MASK: tl.constexpr,
                REVERSE: tl.constexpr, ROWS: tl.constexpr, BLOCK: tl.constexpr, PROD: tl.constexpr = False,
-               NEUTRAL: tl.constexpr = 0.0, EXCLUSIVE: tl.constexpr = False, MINUS: tl.constexpr = False):
+               NEUTRAL: tl.constexpr = 0.0, EXCLUSIVE: tl.constexpr = False, MINUS: tl.constexpr = False,
+               SCALED: tl.constexpr = False):
     rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
     row_ok = rows < n_rows
     rows64 = rows.to(tl.int64)
@@ -54,6 +56,8 @@ def _scan_rows(x_ptr, m_ptr, out_ptr, n_rows, n_cols, x_row, m_row, out_row, HAS
         carry = tl.sum(tl.where(lanes[None, :] == BLOCK - 1, acc, 0.0), axis=1)  # the last lane's
         if MINUS:
             acc = acc - v  # cumsum(x) - x as written (inf - inf is NaN there too)
+        if SCALED:
+            acc = acc * scale  # the epilogue, after the carry is taken
         tl.store(out_ptr + rows64[:, None] * out_row + cols[None, :], acc.to(out_ptr.dtype.element_ty), mask=both)
 
 
@@ -70,11 +74,13 @@ def matches(x, out, mask=None):
 
 
 def cumsum_rows(x, out, mask=None, reverse=False, rows=1, block=1024, num_warps=4, op="sum",
-                exclusive=False, minus=False):
+                exclusive=False, minus=False, scale=None):
     """out = cumsum (op "sum") or cumprod (op "prod") over the last dim of x (times mask), from the
     end of each row when reverse, of the elements before (or after, reversed) each one when
     exclusive. With minus, out = cumsum - x (the element subtracted, as a model writes an exclusive
-    sum; not the same as exclusive where x holds inf or NaN)."""
+    sum; not the same as exclusive where x holds inf or NaN). With scale, the result is multiplied
+    by it in float32 before it is stored (a model's cumsum(x) / c comes as scale = 1 / c, as
+    Inductor computes it)."""
     if op not in ("sum", "prod"):
         raise ValueError(f"scan: op must be 'sum' or 'prod', got {op!r}")
     if minus and (op != "sum" or exclusive):
@@ -89,9 +95,10 @@ def cumsum_rows(x, out, mask=None, reverse=False, rows=1, block=1024, num_warps=
     if m.dtype == torch.bool:
         m = m.view(torch.uint8)  # the same bytes; Triton loads int1 pointers poorly
     _scan_rows[(triton.cdiv(n_rows, rows),)](
-        x, m, out, n_rows, n_cols, x.stride(0), m.stride(0), out.stride(0), HAS_MASK=mask is not None,
+        x, m, out, n_rows, n_cols, x.stride(0), m.stride(0), out.stride(0),
+        1.0 if scale is None else float(scale), HAS_MASK=mask is not None,
         REVERSE=bool(reverse), ROWS=rows, BLOCK=block, PROD=op == "prod",
         NEUTRAL=1.0 if op == "prod" else 0.0, EXCLUSIVE=bool(exclusive),
-        MINUS=bool(minus),
+        MINUS=bool(minus), SCALED=scale is not None,
         num_warps=num_warps)
     return out

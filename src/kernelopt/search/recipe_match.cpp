@@ -35,6 +35,13 @@ std::optional<long> integer(std::string text) {
   return value;
 }
 
+// A literal number as a fragment or a launch writes it ("101.19288512538814", "2", "-0.5").
+bool number(const std::string& text) {
+  char* end = nullptr;
+  std::strtod(text.c_str(), &end);
+  return !text.empty() && end == text.c_str() + text.size();
+}
+
 // Whether the dimensions after `dim` are one contiguous run (literal sizes and strides only).
 bool contiguous_after(const inductor::FragmentNode& input, long dim) {
   long expected = 1;
@@ -438,12 +445,28 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
   static const std::string flip = "torch.ops.aten.flip.default";
   static const std::string rev = "torch.ops.prims.rev.default";  // flip after decomposition
   static const std::string mul = "torch.ops.aten.mul.Tensor";
+  static const std::string div = "torch.ops.aten.div.Tensor";  // an epilogue: result / constant
   const auto fragments = all_fragments(code, map, segment);
   if (!fragments) return std::nullopt;
-  const auto index = index_nodes(*fragments, {cumsum, cumprod, flip, rev, mul, sub});
+  const auto index = index_nodes(*fragments, {cumsum, cumprod, flip, rev, mul, sub, div});
   if (!index) return std::nullopt;
-  const std::vector<const inductor::FragmentNode*>& calls = index->calls;
   const auto arg_node = [&](const std::string& arg) { return index->arg(arg); };
+  // The epilogue, at most one: the result times or over a literal number (a scaled scan,
+  // cumsum(x) / sqrt(n)); Inductor fuses it into the kernel that writes the result.
+  const inductor::FragmentNode* epilogue = nullptr;
+  std::vector<const inductor::FragmentNode*> calls;
+  for (const auto* node : index->calls) {
+    const bool scaled = node->args.size() == 2 && number(node->args[1]) &&
+                        (node->target == div || node->target == mul);
+    if (node->target == div && !scaled) return std::nullopt;
+    if (!scaled) {
+      calls.push_back(node);
+    } else if (epilogue != nullptr) {
+      return std::nullopt;
+    } else {
+      epilogue = node;
+    }
+  }
   const inductor::FragmentNode* scan = nullptr;
   const inductor::FragmentNode* minus = nullptr;
   int flips = 0;
@@ -517,6 +540,9 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
       (!is_result(minus->args[0], result) || arg_node(minus->args[1]) != source)) {
     return std::nullopt;
   }
+  // The epilogue takes the final result (after the flip back and the subtraction).
+  const inductor::FragmentNode* final_node = minus != nullptr ? minus : result;
+  if (epilogue != nullptr && !is_result(epilogue->args[0], final_node)) return std::nullopt;
   const bool prod = scan->target == cumprod;
   nlohmann::json params = {{"x", x->name},
                            {"mask", nullptr},
@@ -524,6 +550,14 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
                            {"op", prod ? "prod" : "sum"},
                            {"minus", minus != nullptr}};
   if (mask != nullptr) params["mask"] = mask->name;
+  std::string scale_text;
+  if (epilogue != nullptr) {
+    const double c = std::strtod(epilogue->args[1].c_str(), nullptr);
+    if (epilogue->target == div && c == 0.0) return std::nullopt;  // x / 0: leave it to Inductor
+    // The multiplier the kernel applies: Inductor, too, multiplies by the reciprocal.
+    params["scale"] = epilogue->target == div ? 1.0 / c : c;
+    scale_text = fmt::format(" {} {}", epilogue->target == div ? "over" : "times", c);
+  }
   if (const auto columns = integer(x->shape.back()); columns && *columns > 0) {
     params["columns"] = *columns;  // the row's length: short rows get programs of several rows
   }
@@ -532,7 +566,8 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
       fmt::format("{}{}{} over the last dim of {}[{}]{}", reverse ? "reversed " : "",
                   prod ? "cumprod" : "cumsum", minus != nullptr ? " minus the element" : "",
                   x->dtype, fmt::join(x->shape, ", "),
-                  mask != nullptr ? " times a " + mask->dtype + " mask" : "")};
+                  mask != nullptr ? " times a " + mask->dtype + " mask" : "") +
+          scale_text};
 }
 
 namespace {
@@ -828,12 +863,6 @@ bool int_sequence(const std::string& text, char open, char close) {
   return std::all_of(text.begin() + 1, text.end() - 1, [](char c) {
     return std::isdigit(static_cast<unsigned char>(c)) != 0 || c == ',' || c == ' ';
   });
-}
-
-bool number(const std::string& text) {
-  char* end = nullptr;
-  std::strtod(text.c_str(), &end);
-  return !text.empty() && end == text.c_str() + text.size();
 }
 
 // One operand of an extern product: a root buffer the launch reads, as is (under its own name or
@@ -1398,7 +1427,8 @@ std::string candidate_source(const RecipeMatch& match,
                "    n = x.shape[-1]\n"
                "    cumsum_rows(x.view(-1, n), out.view(-1, n),\n"
                "                None if mask is None else mask.view(-1, n),\n"
-               "                {reverse}, {rows}, {block}, {warps}, \"{op}\", minus={minus})\n",
+               "                {reverse}, {rows}, {block}, {warps}, \"{op}\", "
+               "minus={minus}{scale})\n",
                fmt::arg("x", match.params.at("x").get<std::string>()),
                fmt::arg("mask", masked ? fmt::format("inputs[\"{}\"]",
                                                      match.params.at("mask").get<std::string>())
@@ -1406,6 +1436,10 @@ std::string candidate_source(const RecipeMatch& match,
                fmt::arg("reverse", match.params.at("reverse").get<bool>() ? "True" : "False"),
                fmt::arg("op", match.params.value("op", "sum")),
                fmt::arg("minus", match.params.value("minus", false) ? "True" : "False"),
+               fmt::arg("scale",
+                        match.params.contains("scale")
+                            ? fmt::format(", scale={}", match.params.at("scale").get<double>())
+                            : std::string()),
                fmt::arg("rows", settings.value("rows", 1)),
                fmt::arg("block", settings.value("block", 1024)),
                fmt::arg("warps", settings.value("num_warps", 4)));

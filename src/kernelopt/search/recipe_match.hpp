@@ -30,7 +30,8 @@ struct RecipeMatch {
                           // "softmax", "row_bytes": 1572864 when the row length is known};
                           // cross_entropy: {"reduction": "mean", "ignore_index": -100}; scan: {"x":
                           // "arg0_1", "mask": null or "arg1_1", "reverse": false, "op": "sum",
-                          // "minus": false}; pool: {"op": "max" or "avg", ...}
+                          // "minus": false, "scale": 0.25 when the result is divided by 4};
+                          // pool: {"op": "max" or "avg", ...}
   std::string why;        // one line: the node that matched
 };
 
@@ -60,7 +61,7 @@ std::optional<RecipeMatch> match_cross_entropy(const inductor::OutputCode& code,
 // scan: a segment (one or more launches) computing cumsum or cumprod over the innermost dimension
 // of a contiguous float graph input, optionally of input * mask (a second input), optionally
 // reversed as cumsum(x.flip(d), d).flip(d), optionally minus the element (cumsum(x) - x, an
-// exclusive sum as models write it).
+// exclusive sum as models write it), optionally times or over a literal number (an epilogue).
 std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
                                       const analysis::DispatchMap& map,
                                       const analysis::Segment& segment);
