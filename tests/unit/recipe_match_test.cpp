@@ -290,9 +290,12 @@ TEST(RecipeMatch, ScanWithAConstantEpilogue) {
   EXPECT_EQ(times->params.at("scale"), -2.5);
   // Without an epilogue there is no scale (the plain capture's parameters stay as they were).
   EXPECT_FALSE(with("", "rev_1")->params.contains("scale"));
-  // Refused: over a tensor, over zero, two epilogues, a constant applied to the input.
+  // Refused: over a tensor, over zero, by inf, over a number whose reciprocal overflows, two
+  // epilogues, a constant applied to the input.
   EXPECT_FALSE(with(node("div", "div.Tensor", "%rev_1, %arg0_1"), "div").has_value());
   EXPECT_FALSE(with(node("div", "div.Tensor", "%rev_1, 0.0"), "div").has_value());
+  EXPECT_FALSE(with(node("mul", "mul.Tensor", "%rev_1, inf"), "mul").has_value());
+  EXPECT_FALSE(with(node("div", "div.Tensor", "%rev_1, 1e-320"), "div").has_value());
   EXPECT_FALSE(
       with(node("div", "div.Tensor", "%rev_1, 4.0") + node("mul", "mul.Tensor", "%div, 2.0"), "mul")
           .has_value());

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <initializer_list>
@@ -553,9 +554,13 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
   std::string scale_text;
   if (epilogue != nullptr) {
     const double c = std::strtod(epilogue->args[1].c_str(), nullptr);
-    if (epilogue->target == div && c == 0.0) return std::nullopt;  // x / 0: leave it to Inductor
-    // The multiplier the kernel applies: Inductor, too, multiplies by the reciprocal.
-    params["scale"] = epilogue->target == div ? 1.0 / c : c;
+    // The multiplier the kernel applies: Inductor, too, multiplies by the reciprocal. Over zero,
+    // by inf or NaN, or a reciprocal out of range: left to Inductor.
+    const double scale = epilogue->target == div ? 1.0 / c : c;
+    if (!std::isfinite(c) || !std::isfinite(scale) || (epilogue->target == div && c == 0.0)) {
+      return std::nullopt;
+    }
+    params["scale"] = scale;
     scale_text = fmt::format(" {} {}", epilogue->target == div ? "over" : "times", c);
   }
   if (const auto columns = integer(x->shape.back()); columns && *columns > 0) {
