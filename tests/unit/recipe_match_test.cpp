@@ -254,9 +254,10 @@ TEST(RecipeMatch, ScanReversedByTwoFlips) {
 TEST(RecipeMatch, ScanWithAConstantEpilogue) {
   const std::string original = real_text("h200_level1_91_cumsum_reverse_graph_0.py");
   const std::string type = R"(Tensor "f32[32768, 32768][32768, 1]cuda:0"[num_users=1])";
-  const std::string flip_back = "#   %rev_1 : " + type +
-                                " = call_function[target=torch.ops.prims.rev.default](args = "
-                                "(%cumsum, [1]), kwargs = {})\n#   return %rev_1";
+  const std::string rev_line = "#   %rev_1 : " + type +
+                               " = call_function[target=torch.ops.prims.rev.default](args = "
+                               "(%cumsum, [1]), kwargs = {})\n";
+  const std::string flip_back = rev_line + "#   return %rev_1";
   ASSERT_NE(original.find(flip_back), std::string::npos);
   const auto node = [&](const std::string& name, const std::string& target,
                         const std::string& args) {
@@ -265,10 +266,7 @@ TEST(RecipeMatch, ScanWithAConstantEpilogue) {
   };
   const auto with = [&](const std::string& epilogue, const std::string& returned) {
     std::string text = original;
-    const std::string lines = "#   %rev_1 : " + type +
-                              " = call_function[target=torch.ops.prims.rev.default](args = "
-                              "(%cumsum, [1]), kwargs = {})\n" +
-                              epilogue + "#   return %" + returned;
+    const std::string lines = rev_line + epilogue + "#   return %" + returned;
     text.replace(text.find(flip_back), flip_back.size(), lines);
     const Captured c = parsed(text);
     return search::match_scan(c.run.code, c.map, c.map.segments.at(0));

@@ -36,11 +36,17 @@ std::optional<long> integer(std::string text) {
   return value;
 }
 
-// A literal number as a fragment or a launch writes it ("101.19288512538814", "2", "-0.5").
-bool number(const std::string& text) {
+// A literal number as a fragment or a launch writes it ("101.19288512538814", "2", "-0.5"), or
+// nullopt.
+std::optional<double> literal(const std::string& text) {
   char* end = nullptr;
-  std::strtod(text.c_str(), &end);
-  return !text.empty() && end == text.c_str() + text.size();
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size()) return std::nullopt;
+  return value;
+}
+
+bool number(const std::string& text) {
+  return literal(text).has_value();
 }
 
 // Whether the dimensions after `dim` are one contiguous run (literal sizes and strides only).
@@ -553,13 +559,11 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
   if (mask != nullptr) params["mask"] = mask->name;
   std::string scale_text;
   if (epilogue != nullptr) {
-    const double c = std::strtod(epilogue->args[1].c_str(), nullptr);
-    // The multiplier the kernel applies: Inductor, too, multiplies by the reciprocal. Over zero,
-    // by inf or NaN, or a reciprocal out of range: left to Inductor.
+    // The multiplier the kernel applies: Inductor, too, multiplies by the reciprocal. By inf or
+    // NaN, over zero or over a number whose reciprocal overflows (1 / c is inf): left to Inductor.
+    const double c = *literal(epilogue->args[1]);
     const double scale = epilogue->target == div ? 1.0 / c : c;
-    if (!std::isfinite(c) || !std::isfinite(scale) || (epilogue->target == div && c == 0.0)) {
-      return std::nullopt;
-    }
+    if (!std::isfinite(c) || !std::isfinite(scale)) return std::nullopt;
     params["scale"] = scale;
     scale_text = fmt::format(" {} {}", epilogue->target == div ? "over" : "times", c);
   }
