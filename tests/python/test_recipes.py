@@ -164,6 +164,84 @@ def test_row_two_pass_split_rows_match_pytorch():
     assert run_interpreted(ROW_SPLIT, timeout=600).strip() == "ok"
 
 
+NORM_DIM = """
+import torch
+from kernelopt.recipes import row_two_pass as rtp
+from kernelopt.recipes.norm_dim import norm_dim, reference
+
+torch.manual_seed(0)
+# The forms models write: a plain L2 or L1 norm, an RMS norm (mean of squares + eps), F.normalize
+# (clamped), each with and without a weight along the dimension; a middle dimension (ragged tiles,
+# a padded batch stride, a size-1 leading dim), the first one, and the innermost (row_two_pass's
+# rows, one program or split among several).
+forms = [dict(p=2), dict(p=1), dict(p=2, mean=True, eps=1e-5), dict(p=2, clamp=1e-3),
+         dict(p=1, mean=True, eps=0.25)]
+cases = [((3, 13, 37), 1), ((2, 5, 7, 9), 1), ((2, 5, 7, 9), 2), ((11, 6), 0), ((1, 9, 20), 1),
+         ((4, 30), 1), ((3, 2, 45), 2)]
+for dtype in (torch.float32, torch.float16, torch.bfloat16):
+    tol = 1e-5 if dtype == torch.float32 else 2e-2
+    for shape, dim in cases:
+        x = torch.randn(shape).to(dtype)
+        for form in forms:
+            for weighted in (False, True):
+                w = (torch.rand(shape[dim]) + 0.5).to(dtype) if weighted else None
+                want = reference(x.float(), dim, weight=None if w is None else w.float(), **form)
+                settings = [dict(rows_per_step=4, cols_per_program=16, num_warps=1),
+                            dict(rows_per_step=8, cols_per_program=32, num_warps=2),
+                            dict(rows_per_step=0, cols_per_program=16, num_warps=1)]
+                if dim == len(shape) - 1:
+                    settings = [dict(block=8, num_warps=1, reverse=r, split=sp)
+                                for r in (False, True) for sp in (1, 3)]
+                for st in settings:
+                    out = torch.full(shape, float("nan"), dtype=dtype)
+                    norm_dim(x, out, dim, weight=w, **form, **st)
+                    err = (out.double() - want).abs().nan_to_num(9).max()
+                    assert torch.allclose(out.double(), want, rtol=tol, atol=tol), (dtype, shape, dim, form, weighted, st, err)
+# A clamp matters only for a small norm: a row of zeros gives zeros when clamped, NaN when not.
+z = torch.zeros(2, 6, 5)
+o = torch.empty(2, 6, 5)
+norm_dim(z, o, 1, clamp=1e-12)
+assert torch.equal(o, z)
+norm_dim(z, o, 1)
+assert torch.isnan(o).all()
+# The batch dims of a strided input collapse into one stride (a padded batch) and out may differ.
+xs = torch.randn(6, 20, 56)[::2]                             # batch stride 2 * 20 * 56
+out = torch.empty(3, 20, 56)
+norm_dim(xs, out, 1, p=2, mean=True, eps=1e-6, rows_per_step=4, cols_per_program=16)
+assert torch.allclose(out.double(), reference(xs, 1, mean=True, eps=1e-6), atol=1e-5)
+# A permuted input whose batch is still one stride is taken as it is.
+xp = torch.randn(3, 4, 5).permute(1, 0, 2)
+out = torch.empty(4, 3, 5)
+norm_dim(xp, out, 1, rows_per_step=2, cols_per_program=4)
+assert torch.allclose(out.double(), reference(xp, 1), atol=1e-5)
+# Bad input: clear errors.
+bad = [(lambda: norm_dim(torch.zeros(3, 4), torch.zeros(3, 4), 0, p=3), "p must"),
+       (lambda: norm_dim(torch.zeros(3, 4), torch.zeros(4, 3), 0), "shape"),
+       (lambda: norm_dim(torch.zeros(3, 4), torch.zeros(3, 4), 2), "out of range"),
+       (lambda: norm_dim(torch.zeros(3, 4), torch.zeros(3, 4), 0, eps=float("nan")), "eps"),
+       (lambda: norm_dim(torch.zeros(300, 4, 2), torch.zeros(300, 4, 2), 0, rows_per_step=0,
+                         cols_per_program=128), "too many"),
+       (lambda: norm_dim(torch.zeros(3, 4), torch.zeros(3, 4), 0, weight=torch.ones(4)), "weight"),
+       (lambda: norm_dim(torch.zeros(4, 3).t(), torch.zeros(3, 4), 1), "contiguous"),
+       (lambda: norm_dim(torch.zeros(3, 4, 5, 6).permute(1, 0, 2, 3), torch.zeros(4, 3, 5, 6), 2), "uniform"),
+       (lambda: norm_dim(torch.zeros(3, 4, 5).transpose(1, 2), torch.zeros(3, 5, 4), 1), "contiguous"),
+       (lambda: rtp.row_two_pass(torch.zeros(2, 4), torch.zeros(2, 4), "softmax", eps=1e-5), "l2_normalize"),
+       (lambda: rtp.row_two_pass(torch.zeros(2, 4), torch.zeros(2, 4), "l2_normalize", weight=torch.ones(3)), "weight")]
+for call, words in bad:
+    try:
+        call()
+    except ValueError as e:
+        assert words in str(e), (words, str(e))
+    else:
+        raise AssertionError("accepted: " + words)
+print("ok")
+"""
+
+
+def test_norm_dim_matches_pytorch_in_every_form_layout_and_dtype():
+    assert run_interpreted(NORM_DIM, timeout=900).strip() == "ok"
+
+
 GROUP_NORM = """
 import torch
 from kernelopt.recipes import row_two_pass as rows

@@ -365,6 +365,276 @@ TEST(RecipeMatch, MaxPoolOfAnUnsqueezedInput) {
   }
 }
 
+// The norm forms models write, on the real L1/39 capture (pow 2, sum, pow 0.5, div over the rows)
+// with its fragment edited into each form: the mean with eps inside the root (an RMS norm), rsqrt
+// and a multiply, F.normalize's clamp, a weight along the row; and the forms the recipe does not
+// compute, refused.
+TEST(RecipeMatch, NormFormsOnTheEditedL2NormCapture) {
+  const std::string original = real_text("h200_level1_39_L2Norm__graph_0.py");
+  const std::string big = R"(Tensor "f32[32768, 65535][65535, 1]cuda:0"[num_users=1])";
+  const std::string small = R"(Tensor "f32[32768, 1][1, 1]cuda:0"[num_users=1])";
+  const std::string first = "#   %pow_1 : ";
+  const std::string last = "#   return %sum_1,%div";
+  ASSERT_NE(original.find(first), std::string::npos);
+  ASSERT_NE(original.find(last), std::string::npos);
+  const auto node = [](const std::string& name, const std::string& type, const std::string& target,
+                       const std::string& args) {
+    return "#   %" + name + " : " + type + " = call_function[target=torch.ops." + target +
+           "](args = (" + args + "), kwargs = {})\n";
+  };
+  // The fragment's nodes from pow_1 to the return replaced by `lines` (a weight placeholder
+  // first when asked).
+  const auto with = [&](const std::string& lines, const std::string& placeholder = "") {
+    std::string text = original;
+    const std::size_t from = text.find(first);
+    const std::size_t to = text.find(last) + last.size();
+    text.replace(from, to - from, placeholder + lines + "#   return %out");
+    const Captured c = parsed(text);
+    return search::match_norm(c.run.code, c.map, c.map.segments.at(0));
+  };
+  const std::string square = node("pow_1", big, "aten.pow.Tensor_Scalar", "%arg0_1, 2");
+  const std::string total = node("sum_1", small, "aten.sum.dim_IntList", "%pow_1, [1], True");
+  const std::string average = node("sum_1", small, "aten.mean.dim", "%pow_1, [1], True");
+  const std::string root = node("pow_2", small, "aten.pow.Tensor_Scalar", "%sum_1, 0.5");
+  const std::string out_div = node("out", big, "aten.div.Tensor", "%arg0_1, %pow_2");
+
+  // As captured (x / torch.norm(x, dim=1, keepdim=True)): L2 over the last dim.
+  const auto plain = with(square + total + root + out_div);
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_EQ(plain->recipe, "norm_dim");
+  EXPECT_EQ(plain->params, (nlohmann::json{{"x", "arg0_1"},
+                                           {"dim", 1},
+                                           {"size", 65535},
+                                           {"p", 2},
+                                           {"mean", false},
+                                           {"eps", 0.0},
+                                           {"clamp", 0.0},
+                                           {"weight", nullptr},
+                                           {"last", true},
+                                           {"row_bytes", 65535 * 4}}));
+  // The unedited capture is the same form (row_two_pass takes it first in match_recipe).
+  const Captured c39 = real("h200_level1_39_L2Norm__graph_0.py");
+  EXPECT_EQ(search::match_norm(c39.run.code, c39.map, c39.map.segments.at(0))->params,
+            plain->params);
+
+  // RMS: mean of squares + eps, rsqrt, x * that, times a weight of the row's length (nn.RMSNorm).
+  const std::string weight =
+      "#   %arg1_1 : Tensor \"f32[65535][1]cuda:0\" = PlaceHolder[target=arg1_1]\n";
+  const std::string rms_body =
+      node("pow_1", big, "aten.pow.Tensor_Scalar", "%arg0_1, 2") + average +
+      node("add", small, "aten.add.Scalar", "%sum_1, 9.999999747378752e-06") +
+      node("rsqrt", small, "aten.rsqrt.default", "%add") +
+      node("mul", big, "aten.mul.Tensor", "%arg0_1, %rsqrt");
+  const auto rms = with(rms_body + node("out", big, "aten.mul.Tensor", "%mul, %arg1_1"), weight);
+  ASSERT_TRUE(rms.has_value());
+  EXPECT_EQ(rms->params.at("mean"), true);
+  EXPECT_EQ(rms->params.at("eps"), 9.999999747378752e-06);
+  EXPECT_EQ(rms->params.at("weight"), "arg1_1");
+  EXPECT_NE(rms->why.find("RMS normalization over dim 1"), std::string::npos) << rms->why;
+  // The weight on either side of the multiply; x * x for the square; sqrt and a division.
+  EXPECT_TRUE(with(rms_body + node("out", big, "aten.mul.Tensor", "%arg1_1, %mul"), weight));
+  const auto by_mul = with(node("pow_1", big, "aten.mul.Tensor", "%arg0_1, %arg0_1") + average +
+                           node("add", small, "aten.add.Tensor", "%sum_1, 1e-06") +
+                           node("pow_2", small, "aten.sqrt.default", "%add") + out_div);
+  ASSERT_TRUE(by_mul.has_value());
+  EXPECT_EQ(by_mul->params.at("eps"), 1e-06);
+  // F.normalize: the norm clamped from below, through an expand.
+  const auto clamped =
+      with(square + total + node("pow_3", small, "aten.pow.Tensor_Scalar", "%sum_1, 0.5") +
+           node("clamp_min", small, "aten.clamp_min.default", "%pow_3, 1e-12") +
+           node("pow_2", big, "aten.expand.default", "%clamp_min, [32768, 65535]") + out_div);
+  ASSERT_TRUE(clamped.has_value());
+  EXPECT_EQ(clamped->params.at("clamp"), 1e-12);
+  EXPECT_EQ(clamped->params.at("eps"), 0.0);
+  // L1 over the mean of absolute values, eps added.
+  const auto l1 = with(node("pow_1", big, "aten.abs.default", "%arg0_1") + average +
+                       node("pow_2", small, "aten.add.Tensor", "%sum_1, 0.5") + out_div);
+  ASSERT_TRUE(l1.has_value());
+  EXPECT_EQ(l1->params.at("p"), 1);
+  EXPECT_EQ(l1->params.at("eps"), 0.5);
+
+  // Refused: eps outside the root (norm + eps), a cube, no keepdim, x / rsqrt, a negative or
+  // infinite eps, a clamp of rsqrt, a weight of the wrong length or a graph input's own square,
+  // a step the form does not know, two reductions.
+  EXPECT_FALSE(with(square + total + node("pow_3", small, "aten.pow.Tensor_Scalar", "%sum_1, 0.5") +
+                    node("pow_2", small, "aten.add.Tensor", "%pow_3, 1e-06") + out_div));
+  EXPECT_FALSE(
+      with(node("pow_1", big, "aten.pow.Tensor_Scalar", "%arg0_1, 3") + total + root + out_div));
+  EXPECT_FALSE(
+      with(square + node("sum_1", small, "aten.sum.dim_IntList", "%pow_1, [1]") + root + out_div));
+  EXPECT_FALSE(
+      with(square + total + node("pow_2", small, "aten.rsqrt.default", "%sum_1") + out_div));
+  for (const char* eps : {"%sum_1, -1e-06", "%sum_1, inf"}) {
+    std::string lines = square;
+    lines += average;
+    lines += node("add", small, "aten.add.Tensor", eps);
+    lines += node("pow_2", small, "aten.sqrt.default", "%add");
+    lines += out_div;
+    EXPECT_FALSE(with(lines)) << eps;
+  }
+  EXPECT_FALSE(with(square + average + node("r", small, "aten.rsqrt.default", "%sum_1") +
+                    node("clamp_min", small, "aten.clamp_min.default", "%r, 1e-12") +
+                    node("out", big, "aten.mul.Tensor", "%arg0_1, %clamp_min")));
+  EXPECT_FALSE(with(rms_body + node("out", big, "aten.mul.Tensor", "%mul, %arg1_1"),
+                    "#   %arg1_1 : Tensor \"f32[65534][1]cuda:0\" = PlaceHolder[target=arg1_1]\n"));
+  EXPECT_FALSE(with(rms_body + node("out", big, "aten.mul.Tensor", "%mul, %mul")));
+  EXPECT_FALSE(
+      with(square + total + root + out_div + node("tanh", big, "aten.tanh.default", "%out")));
+  EXPECT_FALSE(with(square + total + root +
+                    node("out1", big, "aten.div.Tensor", "%arg0_1, %pow_2") +
+                    node("sum_2", small, "aten.sum.dim_IntList", "%out1, [1], True") +
+                    node("out", big, "aten.div.Tensor", "%out1, %sum_2")));
+}
+
+// The norm examples as Inductor compiled them on an H100 (session 32): an RMS norm over the
+// channels (pow, mean, add, sqrt, div), F.normalize over the channels (pow, sum, pow 0.5,
+// clamp_min, expand, div) and nn.RMSNorm over long rows (pow, mean, add, rsqrt, mul, mul by the
+// weight, in Inductor's `_fused_rms_norm` kernel): each a norm_dim match with its form.
+TEST(RecipeMatch, NormDimOnTheRealCaptures) {
+  struct Case {
+    const char* file;
+    nlohmann::json params;
+  };
+
+  const std::vector<Case> cases = {{"h100_example_rms_norm_channels_graph_0.py",
+                                    {{"x", "arg0_1"},
+                                     {"dim", 1},
+                                     {"size", 80},
+                                     {"p", 2},
+                                     {"mean", true},
+                                     {"eps", 1e-06},
+                                     {"clamp", 0.0},
+                                     {"weight", nullptr},
+                                     {"last", false},
+                                     {"columns", 96 * 96}}},
+                                   {"h100_example_normalize_channels_graph_0.py",
+                                    {{"x", "arg0_1"},
+                                     {"dim", 1},
+                                     {"size", 144},
+                                     {"p", 2},
+                                     {"mean", false},
+                                     {"eps", 0.0},
+                                     {"clamp", 1e-12},
+                                     {"weight", nullptr},
+                                     {"last", false},
+                                     {"columns", 80 * 72}}},
+                                   {"h100_example_rms_norm_rows_graph_0.py",
+                                    {{"x", "arg1_1"},
+                                     {"dim", 1},
+                                     {"size", 40000},
+                                     {"p", 2},
+                                     {"mean", true},
+                                     {"eps", 1e-05},
+                                     {"clamp", 0.0},
+                                     {"weight", "arg0_1"},
+                                     {"last", true},
+                                     {"row_bytes", 160000}}}};
+  for (const auto& [file, params] : cases) {
+    SCOPED_TRACE(file);
+    const Captured c = real(file);
+    ASSERT_EQ(c.map.segments.size(), 1U);
+    const auto m = search::match_recipe(c.run.code, c.map, c.map.segments.at(0));
+    ASSERT_TRUE(m.has_value());
+    EXPECT_EQ(m->recipe, "norm_dim");
+    EXPECT_EQ(m->params, params);
+    // No other recipe claims them first, and the norm matcher claims none of the other captures'
+    // segments it should not: reductions, softmax, group norms, scans, pools.
+    EXPECT_FALSE(search::match_reduce_dim(c.run.code, c.map, c.map.segments.at(0)));
+  }
+  for (const char* other :
+       {"h200_level1_47_Sum_reduction_over_a_dimension_graph_0.py",
+        "h200_level1_23_Softmax_graph_0.py", "h200_level1_35_GroupNorm__graph_0.py",
+        "h200_level1_37_FrobeniusNorm__graph_0.py", "h200_level1_33_BatchNorm_graph_0.py",
+        "h200_example_mean_middle_graph_0.py", "h200_level1_91_cumsum_reverse_graph_0.py"}) {
+    SCOPED_TRACE(other);
+    const Captured c = real(other);
+    for (const auto& segment : c.map.segments) {
+      EXPECT_FALSE(search::match_norm(c.run.code, c.map, segment));
+    }
+  }
+}
+
+// norm_dim's candidates: a short middle dim is first held whole in registers, then walked in
+// reduce_dim's tiles; the innermost gets row_two_pass's settings; all are Python that calls the
+// recipe with the form's parameters.
+TEST(RecipeMatch, NormDimCandidates) {
+  const search::RecipeMatch middle{"norm_dim",
+                                   {{"x", "arg0_1"},
+                                    {"dim", 1},
+                                    {"size", 80},
+                                    {"p", 2},
+                                    {"mean", true},
+                                    {"eps", 1e-06},
+                                    {"clamp", 0.0},
+                                    {"weight", nullptr},
+                                    {"last", false},
+                                    {"columns", 9216}},
+                                   "RMS"};
+  const auto settings = search::recipe_settings(middle);
+  ASSERT_EQ(settings.size(), 4U);
+  // 80 rows padded to 128: 32 and 16 columns make 4096 and 2048 elements.
+  EXPECT_EQ(settings.at(0),
+            (nlohmann::json{{"rows_per_step", 0}, {"cols_per_program", 32}, {"num_warps", 8}}));
+  EXPECT_EQ(settings.at(1),
+            (nlohmann::json{{"rows_per_step", 0}, {"cols_per_program", 16}, {"num_warps", 4}}));
+  EXPECT_EQ(settings.at(2).at("rows_per_step"), 8);
+  // Held whole, the neighbours vary the columns and warps only, within 32768 elements.
+  const auto resident = search::recipe_neighbours(middle, settings.at(0));
+  ASSERT_FALSE(resident.empty());
+  for (const auto& n : resident) {
+    EXPECT_EQ(n.at("rows_per_step"), 0) << n;
+    EXPECT_LE(n.at("cols_per_program").get<long>() * 128, 32768) << n;
+  }
+  const std::string resident_text = search::candidate_source(middle, 2, settings.at(0));
+  EXPECT_NE(resident_text.find("rows_per_step=0, cols_per_program=32, num_warps=8)"),
+            std::string::npos)
+      << resident_text;
+  // A long dimension is walked only.
+  nlohmann::json long_params = middle.params;
+  long_params["size"] = 5000;
+  EXPECT_EQ(search::recipe_settings({"norm_dim", long_params, "RMS"}).at(0).at("rows_per_step"), 8);
+  const std::string text = search::candidate_source(middle, 2, settings.at(2));
+  EXPECT_NE(text.find("from kernelopt.recipes.norm_dim import norm_dim"), std::string::npos);
+  EXPECT_NE(text.find("norm_dim(x, out, 1, p=2, mean=True, eps=1e-06, clamp=0, weight=weight,"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("rows_per_step=8, cols_per_program=128, num_warps=4)"), std::string::npos)
+      << text;
+  for (const auto& n : search::recipe_neighbours(middle, settings.at(2))) {
+    EXPECT_NE(n.at("rows_per_step"), 0) << n;
+  }
+  // Few columns after the dimension: tiles as wide as they are, held whole or walked.
+  nlohmann::json narrow_params = middle.params;
+  narrow_params["columns"] = 20;
+  const auto narrow = search::recipe_settings({"norm_dim", narrow_params, "RMS"});
+  EXPECT_EQ(narrow.at(0).at("cols_per_program"), 32);
+  EXPECT_EQ(narrow.at(2).at("cols_per_program"), 32);
+  EXPECT_NE(narrow.at(2).at("rows_per_step"), 0);
+  nlohmann::json row_params = middle.params;
+  row_params["last"] = true;
+  row_params["weight"] = "arg1_1";
+  row_params["row_bytes"] = 160000;
+  const search::RecipeMatch row{"norm_dim", row_params, "RMS"};
+  const auto row_settings = search::recipe_settings(row);
+  // Rows of 160 kB: the split setting is among the starts.
+  EXPECT_TRUE(std::any_of(row_settings.begin(), row_settings.end(),
+                          [](const auto& s) { return s.contains("split"); }));
+  const std::string row_text = search::candidate_source(row, 0, row_settings.at(0));
+  EXPECT_NE(row_text.find("weight = inputs[\"arg1_1\"]"), std::string::npos) << row_text;
+  EXPECT_NE(row_text.find("block=4096, num_warps=16, programs_per_sm=0, reverse=True, split=1)"),
+            std::string::npos)
+      << row_text;
+  const fs::path tmp =
+      fs::temp_directory_path() / ("kernelopt_norm_candidate_" + std::to_string(getpid()) + ".py");
+  for (const std::string& source : {text, resident_text, row_text}) {
+    std::ofstream(tmp) << source;
+    const std::string command =
+        "python3 -c \"import ast,sys; ast.parse(open(sys.argv[1]).read())\" " + tmp.string();
+    EXPECT_EQ(std::system(command.c_str()), 0) << source;
+  }
+  fs::remove(tmp);
+}
+
 TEST(RecipeMatch, CandidateSourceIsPythonThatCallsTheRecipe) {
   const search::RecipeMatch m{"reduce_dim", {{"op", "min"}, {"dim", 2}}, "aten.amin over dim 2"};
   const std::string text = search::candidate_source(m, 3, {{"rows_per_step", 2}});
@@ -990,8 +1260,10 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
       }
     }
   }
-  ASSERT_GE(jobs.size(), 15U);  // most of the 35 captures are one-launch segments
-  // The rewrite's seventeen: one pass for the L1 normalization of rows (20000), L2/17's instance
+  ASSERT_GE(jobs.size(), 15U);  // most of the 47 captures are one-launch segments
+  // The rewrite's nineteen: one pass for the L1 normalization of rows (20000), the RMS norm and
+  // F.normalize over the channels of examples/rms_norm_channels.py (80) and
+  // examples/normalize_channels.py (144), L2/17's instance
   // norm (15876), L2/91's softmax over 128 channels, L3/43's causal softmax (512, a kernel among
   // five launches), L3/31's in-place attention softmax (16384), L1/95's softmax statistics (one
   // walk over rows of 4096, for its online softmax alone) and L3/47's VLAD normalization (16384,
@@ -1004,7 +1276,7 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
                             return j.at("candidate").get<std::string>().find("_rewrite.py") !=
                                    std::string::npos;
                           }),
-            17);
+            19);
   // The fuse rewrite's seven: L2/11, L2/65 and L2/85 (a norm or a bias inlined into a pool), L2/35
   // (the subtract and hardswish inlined into the pool, whose Mish takes one exponential), L2/43
   // (a bias inlined into a pooled logsumexp that writes a reinterpreted buffer), L2/3 (a layer
@@ -1016,19 +1288,19 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
                                    std::string::npos;
                           }),
             7);
-  // The split's thirteen: the looped statistics of few long rows in L1/33 and L1/35 (a norm's
+  // The split's fourteen: the looped statistics of few long rows in L1/33 and L1/35 (a norm's
   // Welford loop, as shifted sums), L1/37 (a sum of squares, Inductor's first stage of its own
   // split), L2/11, L2/15, L2/19, L2/85 and L3/13 (Welford loops among other launches) and L2/65 (a
   // sum after a pool): partial and combine kernels both compile. And the kernels that walk their
   // rows twice, split as one kernel (all three phases compile, the barrier's too): L1/39's L2
-  // normalization, L2/17's instance norm, L3/47's normalization and
-  // examples/l1_norm_rows.py's.
+  // normalization, L2/17's instance norm, L3/47's normalization,
+  // examples/l1_norm_rows.py's and examples/rms_norm_rows.py's nn.RMSNorm.
   EXPECT_EQ(std::count_if(jobs.begin(), jobs.end(),
                           [](const nlohmann::json& j) {
                             return j.at("candidate").get<std::string>().find("_split.py") !=
                                    std::string::npos;
                           }),
-            13);
+            14);
   // The retile's four: the channels-last statistics of L2/19 and L2/85 (group norms), L2/11's
   // batch-norm partials and L3/47's: partial and combine kernels both compile. (L2/73's
   // second-stage statistics, 68 000 elements, are too small to retile.)

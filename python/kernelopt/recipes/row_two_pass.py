@@ -25,9 +25,14 @@ have the same stride and the same 16-byte phase.
 
 Accumulates in float32, writes the output's dtype. l2_normalize divides by the norm as
 `x / torch.norm(x, p=2, dim=-1, keepdim=True)` does (a zero row gives NaN, as there); l1_normalize
-by the sum of absolute values, l1_mean_normalize by their mean.
+by the sum of absolute values, l1_mean_normalize by their mean. The normalizations also take the
+forms models write around them (`norm_divisor`): the statistic's mean instead of its sum (`mean`,
+an RMS norm's mean of squares), `eps` added to it before the root, the divisor clamped from below
+(`clamp`, F.normalize's max(norm, eps)), and a `weight` along the row that multiplies the result
+(nn.RMSNorm's).
 """
 
+import math
 import os
 
 import torch
@@ -47,14 +52,37 @@ def _sums(op):
 
 
 @triton.jit
-def _divisor(total, n_cols, OP: tl.constexpr):
+def norm_divisor(total, n, ROOT: tl.constexpr, MEAN: tl.constexpr, EPS: tl.constexpr,
+                 CLAMP: tl.constexpr):
+    """What a normalization divides by, from the sum of its statistic over n elements (of squares
+    when ROOT, of absolute values otherwise): [the mean,] [+ EPS,] [the square root,] [at least
+    CLAMP]. EPS and CLAMP 0.0 leave those steps out."""
+    d = total
+    if MEAN:
+        d = d / n
+    if EPS != 0.0:
+        d = d + EPS
+    if ROOT:
+        d = tl.sqrt(d)
+    if CLAMP != 0.0:
+        d = tl.maximum(d, CLAMP)
+    return d
+
+
+@triton.jit
+def _divisor(total, n_cols, OP: tl.constexpr, MEAN: tl.constexpr, EPS: tl.constexpr,
+             CLAMP: tl.constexpr):
     # What a normalization divides by, from its sum.
-    if OP == "l2_normalize":
-        return tl.sqrt(total)
-    elif OP == "l1_mean_normalize":
-        return total / n_cols
-    else:
-        return total
+    return norm_divisor(total, n_cols, OP == "l2_normalize", MEAN or OP == "l1_mean_normalize", EPS,
+                        CLAMP)
+
+
+@triton.jit
+def _weighted(r, w_ptr, cols, ok, HAS_W: tl.constexpr):
+    # A normalization's result times its weight at the row's columns (nn.RMSNorm's), if any.
+    if HAS_W:
+        r = r * tl.load(w_ptr + cols, mask=ok, other=0.0).to(tl.float32)
+    return r
 
 
 @triton.jit
@@ -126,18 +154,21 @@ def _second_walk_chunk(x, c, n_chunks, limit, lanes, BLOCK: tl.constexpr, REVERS
 
 
 @triton.jit
-def _apply_walk(x, o, limit, lanes, s_a, s_b, OP: tl.constexpr, BLOCK: tl.constexpr,
-                REVERSE: tl.constexpr):
-    """Pass 2 over x[0:limit) in chunks of BLOCK (masked), backward when REVERSE: o = op(x)."""
+def _apply_walk(x, o, w, limit, lanes, s_a, s_b, OP: tl.constexpr, BLOCK: tl.constexpr,
+                REVERSE: tl.constexpr, HAS_W: tl.constexpr):
+    """Pass 2 over x[0:limit) in chunks of BLOCK (masked), backward when REVERSE: o = op(x)
+    (times w[0:limit) when HAS_W)."""
     n_chunks = tl.cdiv(limit, BLOCK)
     for c in tl.range(0, n_chunks):
         cols, ok, v = _second_walk_chunk(x, c, n_chunks, limit, lanes, BLOCK, REVERSE)
-        tl.store(o + cols, _apply(v, s_a, s_b, OP).to(o.dtype.element_ty), mask=ok)
+        r = _weighted(_apply(v, s_a, s_b, OP), w, cols, ok, HAS_W)
+        tl.store(o + cols, r.to(o.dtype.element_ty), mask=ok)
 
 
 @triton.jit
-def _row_two_pass(x_ptr, out_ptr, n_rows, n_cols, x_row, out_row, OP: tl.constexpr,
-                  BLOCK: tl.constexpr, REVERSE: tl.constexpr, ALIGNED: tl.constexpr):
+def _row_two_pass(x_ptr, out_ptr, w_ptr, n_rows, n_cols, x_row, out_row, OP: tl.constexpr,
+                  BLOCK: tl.constexpr, REVERSE: tl.constexpr, ALIGNED: tl.constexpr,
+                  MEAN: tl.constexpr, EPS: tl.constexpr, CLAMP: tl.constexpr, HAS_W: tl.constexpr):
     pid = tl.program_id(0)
     n_programs = tl.num_programs(0)
     first = pid.to(tl.int64)
@@ -172,7 +203,7 @@ def _row_two_pass(x_ptr, out_ptr, n_rows, n_cols, x_row, out_row, OP: tl.constex
             acc_a, acc_b = _stats_chunk(tv, t_ok, acc_a, acc_b, OP)
             s_a, s_b = _finish_stats(acc_a, acc_b, OP)
             if _sums(OP):
-                s_a = _divisor(s_a + tl.sum(h_a, 0), n_cols, OP)
+                s_a = _divisor(s_a + tl.sum(h_a, 0), n_cols, OP, MEAN, EPS, CLAMP)
             else:
                 h_max, h_sum = _finish_stats(h_a, h_b, OP)
                 both = tl.maximum(s_a, h_max)
@@ -180,22 +211,25 @@ def _row_two_pass(x_ptr, out_ptr, n_rows, n_cols, x_row, out_row, OP: tl.constex
                        + tl.where(h_max == float("-inf"), 0.0, h_sum * tl.exp(h_max - both)))
                 s_a = both
             # Pass 2: the tail and the head, then the chunks (backward when REVERSE).
-            tl.store(out_ptr + o_base + tail + lanes,
-                     _apply(tv, s_a, s_b, OP).to(out_ptr.dtype.element_ty), mask=t_ok)
-            tl.store(out_ptr + o_base + head_lanes,
-                     _apply(hv, s_a, s_b, OP).to(out_ptr.dtype.element_ty), mask=h_ok)
+            t_out = _weighted(_apply(tv, s_a, s_b, OP), w_ptr, tail + lanes, t_ok, HAS_W)
+            tl.store(out_ptr + o_base + tail + lanes, t_out.to(out_ptr.dtype.element_ty), mask=t_ok)
+            h_out = _weighted(_apply(hv, s_a, s_b, OP), w_ptr, head_lanes, h_ok, HAS_W)
+            tl.store(out_ptr + o_base + head_lanes, h_out.to(out_ptr.dtype.element_ty), mask=h_ok)
             for c in tl.range(0, n_full):
                 if REVERSE:
                     k = n_full - 1 - c
                 else:
                     k = c
                 v = tl.load(x_ptr + body + k * BLOCK + lanes, eviction_policy="evict_first").to(tl.float32)
-                tl.store(out_ptr + obody + k * BLOCK + lanes, _apply(v, s_a, s_b, OP).to(out_ptr.dtype.element_ty))
+                r = _weighted(_apply(v, s_a, s_b, OP), w_ptr, head + k * BLOCK + lanes, lanes < BLOCK,
+                              HAS_W)
+                tl.store(out_ptr + obody + k * BLOCK + lanes, r.to(out_ptr.dtype.element_ty))
         else:
             s_a, s_b = _stats_walk(x_ptr + x_base, n_cols, lanes, init, OP, BLOCK)
             if _sums(OP):
-                s_a = _divisor(s_a, n_cols, OP)
-            _apply_walk(x_ptr + x_base, out_ptr + o_base, n_cols, lanes, s_a, s_b, OP, BLOCK, REVERSE)
+                s_a = _divisor(s_a, n_cols, OP, MEAN, EPS, CLAMP)
+            _apply_walk(x_ptr + x_base, out_ptr + o_base, w_ptr, n_cols, lanes, s_a, s_b, OP, BLOCK,
+                        REVERSE, HAS_W)
 
 @triton.jit
 def _combine(part_a, part_b, OP: tl.constexpr):
@@ -233,9 +267,10 @@ def _split_slot(chunk, n_cols, SPLIT: tl.constexpr):
 
 
 @triton.jit
-def _row_split(x_ptr, out_ptr, part_ptr, count_ptr, n_rows, n_cols, x_row, out_row, chunk,
+def _row_split(x_ptr, out_ptr, w_ptr, part_ptr, count_ptr, n_rows, n_cols, x_row, out_row, chunk,
                OP: tl.constexpr, BLOCK: tl.constexpr, SPLIT: tl.constexpr, SPLIT_P2: tl.constexpr,
-               REVERSE: tl.constexpr, PHASE: tl.constexpr):
+               REVERSE: tl.constexpr, MEAN: tl.constexpr, EPS: tl.constexpr, CLAMP: tl.constexpr,
+               HAS_W: tl.constexpr, PHASE: tl.constexpr):
     """SPLIT programs per row, program pid taking chunk pid % SPLIT of rows pid // SPLIT,
     + grid / SPLIT, ... PHASE 0: both passes with a barrier among a row's programs; 1: the
     partial statistics only; 2: the output from them."""
@@ -260,8 +295,8 @@ def _row_split(x_ptr, out_ptr, part_ptr, count_ptr, n_rows, n_cols, x_row, out_r
             p_b = tl.load(stats + SPLIT + parts, mask=parts < SPLIT, other=0.0, cache_modifier=".cg")
             s_a, s_b = _combine(p_a, p_b, OP)
             if _sums(OP):
-                s_a = _divisor(s_a, n_cols, OP)
-            _apply_walk(x_base, o_base, hi - lo, lanes, s_a, s_b, OP, BLOCK, REVERSE)
+                s_a = _divisor(s_a, n_cols, OP, MEAN, EPS, CLAMP)
+            _apply_walk(x_base, o_base, w_ptr + lo, hi - lo, lanes, s_a, s_b, OP, BLOCK, REVERSE, HAS_W)
 
 
 def _sm_count(device):
@@ -282,16 +317,18 @@ def matches(x, out):
     return None
 
 
-def reference(x, op):
-    """op over the last dimension of x in float64, as PyTorch computes it."""
+def reference(x, op, mean=False, eps=0.0, clamp=0.0, weight=None):
+    """op over the last dimension of x in float64, as PyTorch computes it (a normalization with
+    the forms of `norm_divisor`)."""
     x = x.double()
-    if op == "l2_normalize":
-        return x / torch.norm(x, p=2, dim=-1, keepdim=True)
-    if op == "l1_normalize":
-        return x / x.abs().sum(-1, keepdim=True)
-    if op == "l1_mean_normalize":
-        return x / x.abs().mean(-1, keepdim=True)
-    return torch.softmax(x, -1) if op == "softmax" else torch.log_softmax(x, -1)
+    if op in ("softmax", "log_softmax"):
+        return torch.softmax(x, -1) if op == "softmax" else torch.log_softmax(x, -1)
+    stat = x * x if op == "l2_normalize" else x.abs()
+    mean = mean or op == "l1_mean_normalize"
+    d = stat.mean(-1, keepdim=True) if mean else stat.sum(-1, keepdim=True)
+    d = (d + eps).sqrt() if op == "l2_normalize" else d + eps
+    out = x / d.clamp_min(clamp) if clamp else x / d
+    return out if weight is None else out * weight.double()
 
 
 def _interpreted(device):
@@ -370,7 +407,7 @@ def launch_split(kernel, head, partials, scalars, consts, n_rows, split, num_war
         last_split = (split, n_rows * split, "two launches")
 
 
-def _row_split_launch(x, out, op, block, num_warps, programs_per_sm, reverse, split):
+def _row_split_launch(x, out, op, block, num_warps, programs_per_sm, reverse, split, norm):
     n_rows, n_cols = x.shape
     split, chunk = split_rows(n_cols, x.element_size(), block, split,
                               max(programs_per_sm, 1) * _sm_count(x.device), x.device)
@@ -378,17 +415,38 @@ def _row_split_launch(x, out, op, block, num_warps, programs_per_sm, reverse, sp
         return None
     partials = torch.empty(n_rows * 2 * split, dtype=torch.float32, device=x.device)
     consts = dict(OP=op, BLOCK=block, SPLIT=split, SPLIT_P2=triton.next_power_of_2(split),
-                  REVERSE=bool(reverse), num_warps=num_warps)
-    launch_split(_row_split, (x, out), partials, (n_rows, n_cols, x.stride(0), out.stride(0), chunk),
+                  REVERSE=bool(reverse), num_warps=num_warps, **norm.consts)
+    launch_split(_row_split, (x, out, norm.weight), partials, (n_rows, n_cols, x.stride(0), out.stride(0), chunk),
                  consts, n_rows, split, num_warps, programs_per_sm, x.device)
     return out
 
 
+class _Norm:
+    """A normalization's forms (`norm_divisor`) as kernel constants, and its weight pointer (x
+    itself where there is none: the kernels then never read it)."""
+
+    def __init__(self, x, op, mean, eps, clamp, weight):
+        plain = not mean and eps == 0.0 and clamp == 0.0 and weight is None
+        if not plain and op not in ("l2_normalize", "l1_normalize"):
+            raise ValueError(f"row_two_pass: mean, eps, clamp and weight are for l2_normalize and "
+                             f"l1_normalize, not {op!r}")
+        for name, value in (("eps", eps), ("clamp", clamp)):
+            if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
+                raise ValueError(f"row_two_pass: {name} must be a finite number >= 0, got {value!r}")
+        if weight is not None and (weight.dim() != 1 or weight.shape[0] != x.shape[1]
+                                   or weight.stride(0) != 1 or not weight.dtype.is_floating_point):
+            raise ValueError("row_two_pass: the weight must be a contiguous float vector as long as a row")
+        self.weight = x if weight is None else weight
+        self.consts = dict(MEAN=bool(mean), EPS=float(eps), CLAMP=float(clamp), HAS_W=weight is not None)
+
+
 def row_two_pass(x, out, op, block=2048, num_warps=8, programs_per_sm=1, reverse=True, aligned=True,
-                 split=1):
+                 split=1, *, mean=False, eps=0.0, clamp=0.0, weight=None):
     """out = op(x) over the last dimension of a 2-D x (rows contiguous). programs_per_sm = 0 gives
     one program per row (no persistent loop). split: programs per row (0: as many as keep the
-    rows in flight within half of L2; 1: a row per program)."""
+    rows in flight within half of L2; 1: a row per program). For l2_normalize and l1_normalize:
+    divide by the statistic's mean instead of its sum (`mean`), add `eps` to it before the root,
+    clamp the divisor to at least `clamp`, multiply by `weight` (one value per column)."""
     if op not in OPS:
         raise ValueError(f"unknown op {op!r}; one of {OPS}")
     if not isinstance(split, int) or split < 0:
@@ -396,11 +454,12 @@ def row_two_pass(x, out, op, block=2048, num_warps=8, programs_per_sm=1, reverse
     why = matches(x, out)
     if why:
         raise ValueError(why)
+    norm = _Norm(x, op, mean, eps, clamp, weight)
     n_rows, n_cols = x.shape
     if n_rows == 0 or n_cols == 0:
         return out
     if split != 1 and _row_split_launch(x, out, op, block, num_warps, programs_per_sm, reverse,
-                                        split) is not None:
+                                        split, norm) is not None:
         return out
     # The split into head/body/tail needs both rows in the same 16-byte phase, in 4-byte elements.
     aligned = bool(aligned and x.element_size() == 4 and out.element_size() == 4
@@ -410,6 +469,7 @@ def row_two_pass(x, out, op, block=2048, num_warps=8, programs_per_sm=1, reverse
         grid = min(n_rows, programs_per_sm * _sm_count(x.device))
     else:
         grid = n_rows
-    _row_two_pass[(grid,)](x, out, n_rows, n_cols, x.stride(0), out.stride(0), OP=op, BLOCK=block,
-                           REVERSE=bool(reverse), ALIGNED=aligned, num_warps=num_warps)
+    _row_two_pass[(grid,)](x, out, norm.weight, n_rows, n_cols, x.stride(0), out.stride(0), OP=op,
+                           BLOCK=block, REVERSE=bool(reverse), ALIGNED=aligned, num_warps=num_warps,
+                           **norm.consts)
     return out

@@ -22,8 +22,13 @@ namespace kernelopt::search {
 // programs (132 such rows in flight are 17 MB, a third of the H200's L2).
 inline constexpr long kSplitRowBytes = 128L * 1024;
 
+// norm_dim over a dimension that is not the innermost: a dimension of at most this many elements
+// gets starting settings that hold it whole in registers.
+inline constexpr long kResidentNormRows = 1024;
+
 struct RecipeMatch {
-  std::string recipe;     // "reduce_dim", "row_two_pass", "cross_entropy", "scan", "pool", "gemm",
+  std::string recipe;     // "reduce_dim", "row_two_pass", "norm_dim", "cross_entropy", "scan",
+                          // "pool", "gemm",
                           // "group_norm";
                           // the proposers "config" and "rewrite" use the same form
   nlohmann::json params;  // reduce_dim: {"op": "argmax", "dim": 1}; row_two_pass: {"op":
@@ -31,7 +36,7 @@ struct RecipeMatch {
                           // cross_entropy: {"reduction": "mean", "ignore_index": -100}; scan: {"x":
                           // "arg0_1", "mask": null or "arg1_1", "reverse": false, "op": "sum",
                           // "minus": false, "scale": 0.25 when the result is divided by 4};
-                          // pool: {"op": "max" or "avg", ...}
+                          // pool: {"op": "max" or "avg", ...}; norm_dim: see match_norm
   std::string why;        // one line: the node that matched
 };
 
@@ -49,6 +54,19 @@ std::optional<RecipeMatch> match_reduce_dim(const inductor::OutputCode& code,
 std::optional<RecipeMatch> match_row_two_pass(const inductor::OutputCode& code,
                                               const analysis::DispatchMap& map,
                                               const analysis::Segment& segment);
+
+// norm_dim: a segment (any launches) normalizing a float graph input x over one dimension d (its
+// dimensions after d contiguous), in the forms models write: the sum or mean over [d] (keepdim) of
+// pow(x, 2) or x * x, [+ a literal eps], sqrt, rsqrt or pow 0.5, [clamp_min of a literal], then
+// x / that or x * rsqrt; or linalg_vector_norm(x, 2, [d], keepdim) [clamped], x / that; or of
+// abs(x) summed or averaged [+ eps], x / that; optionally times a weight, a float graph input of
+// n values along d (nn.RMSNorm's); expands and casts in between. Every call node is one of the
+// form's; one segment output. params: {"x", "dim", "p" (2 or 1), "mean", "eps", "clamp" (0.0:
+// none), "weight" (a name or null), "last" (d is the innermost dim), "size" (d's), "row_bytes"
+// (last) or "columns" (the contiguous elements after d)}.
+std::optional<RecipeMatch> match_norm(const inductor::OutputCode& code,
+                                      const analysis::DispatchMap& map,
+                                      const analysis::Segment& segment);
 
 // cross_entropy: a segment (any number of launches) computing nn.CrossEntropyLoss with mean or
 // sum reduction over float logits [N, C] (classes contiguous) and integer targets [N], without
