@@ -425,6 +425,27 @@ for reverse in (False, True):
         out = torch.empty(5, 70)
         cumsum_rows(x, out, None, reverse, rows=2, block=16, num_warps=1, minus=minus, scale=1 / 3.5)
         assert torch.allclose(out.double(), want, rtol=1e-5, atol=1e-5), (reverse, minus, (out.double() - want).abs().max())
+# prepend: the inclusive scan with the neutral element in front (cumsum(cat([0, x]), 1)), one
+# more column than x, scaled or not, sum and product; ragged rows and chunks.
+x = torch.randn(7, 45)
+for op in ("sum", "prod"):
+    xin = x if op == "sum" else 1.0 + 0.05 * x
+    for scale in (None, 0.5):
+        lead = torch.full((7, 1), 1.0 if op == "prod" else 0.0, dtype=torch.float64)
+        cat = torch.cat([lead, xin.double()], 1)
+        want = torch.cumprod(cat, 1) if op == "prod" else torch.cumsum(cat, 1)
+        want = want * (1.0 if scale is None else scale)
+        out = torch.full((7, 46), float("nan"))
+        cumsum_rows(xin, out, None, False, rows=2, block=16, num_warps=1, op=op, scale=scale, prepend=True)
+        assert torch.allclose(out.double(), want, rtol=1e-5, atol=1e-5), (op, scale, (out.double() - want).abs().max())
+for kwargs in ({"prepend": True, "exclusive": True}, {"prepend": True, "reverse": True},
+               {"prepend": True}):   # the last: out as wide as x, not one column more
+    try:
+        cumsum_rows(x, torch.zeros(7, 45), **kwargs)
+    except ValueError as e:
+        assert "prepend" in str(e), str(e)
+    else:
+        raise AssertionError("accepted " + str(kwargs))
 for kwargs in ({"op": "prod", "minus": True}, {"exclusive": True, "minus": True}, {"op": "max"}):
     try:
         cumsum_rows(x, out, **kwargs)

@@ -635,6 +635,72 @@ TEST(RecipeMatch, NormDimCandidates) {
   fs::remove(tmp);
 }
 
+// The shifted-input idioms of an exclusive scan, as Inductor compiled them on an H100 (session 32):
+// cumsum(cat([zeros, x[:, :-1]]), 1) and cumsum(pad(x[:, :-1], (1, 0)), 1) are the recipe's
+// exclusive scan; cumsum(cat([zeros, x]), 1) its inclusive scan with the zero in front (one more
+// column). Edited captures: the shifts the recipe does not compute are refused.
+TEST(RecipeMatch, ScanOfAShiftedInput) {
+  const auto scan_of = [](const std::string& text) {
+    const Captured c = parsed(text);
+    return search::match_scan(c.run.code, c.map, c.map.segments.at(0));
+  };
+  const std::string cat_text = real_text("h100_example_exclusive_cumsum_cat_graph_0.py");
+  const auto cat = scan_of(cat_text);
+  ASSERT_TRUE(cat.has_value());
+  EXPECT_EQ(cat->params, (nlohmann::json{{"x", "arg0_1"},
+                                         {"mask", nullptr},
+                                         {"reverse", false},
+                                         {"op", "sum"},
+                                         {"minus", false},
+                                         {"exclusive", true},
+                                         {"columns", 24000}}));
+  const auto pad = scan_of(real_text("h100_example_exclusive_cumsum_pad_graph_0.py"));
+  ASSERT_TRUE(pad.has_value());
+  EXPECT_EQ(pad->params.at("exclusive"), true);
+  EXPECT_NE(pad->why.find("constant_pad_nd"), std::string::npos) << pad->why;
+  const std::string prepend_text = real_text("h100_example_cumsum_prepend_zero_graph_0.py");
+  const auto prepend = scan_of(prepend_text);
+  ASSERT_TRUE(prepend.has_value());
+  EXPECT_EQ(prepend->params.at("prepend"), true);
+  EXPECT_FALSE(prepend->params.contains("exclusive"));
+  EXPECT_EQ(prepend->params.at("columns"), 30001);
+  // The candidates: the exclusive flag; one more output column and the prepend flag.
+  const std::string exclusive_source =
+      search::candidate_source(*cat, 0, search::recipe_settings(*cat).at(0));
+  EXPECT_NE(exclusive_source.find("out.view(-1, n),"), std::string::npos) << exclusive_source;
+  EXPECT_NE(exclusive_source.find("minus=False, exclusive=True)"), std::string::npos)
+      << exclusive_source;
+  const std::string prepend_source =
+      search::candidate_source(*prepend, 0, search::recipe_settings(*prepend).at(0));
+  EXPECT_NE(prepend_source.find("out.view(-1, n + 1),"), std::string::npos) << prepend_source;
+  EXPECT_NE(prepend_source.find("minus=False, prepend=True)"), std::string::npos) << prepend_source;
+  // Refused: a lead that is not the neutral element, a slice that drops two elements or starts
+  // at one, a cumprod of a zero-led input, a pad of two or of ones.
+  const auto edited = [&](const std::string& text, const std::string& from, const std::string& to) {
+    std::string out = text;
+    const auto at = out.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) out.replace(at, from.size(), to);
+    return out;
+  };
+  EXPECT_FALSE(scan_of(edited(cat_text, "args = ([3000, 1], 0)", "args = ([3000, 1], 1)")));
+  EXPECT_FALSE(
+      scan_of(edited(cat_text, "args = (%arg0_1, 1, 0, -1)", "args = (%arg0_1, 1, 0, -2)")));
+  EXPECT_FALSE(
+      scan_of(edited(cat_text, "args = (%arg0_1, 1, 0, -1)", "args = (%arg0_1, 1, 1, 24000)")));
+  EXPECT_FALSE(scan_of(edited(cat_text, "aten.cumsum.default](args = (%cat, 1)",
+                              "aten.cumprod.default](args = (%cat, 1)")));
+  const std::string pad_text = real_text("h100_example_exclusive_cumsum_pad_graph_0.py");
+  EXPECT_FALSE(scan_of(edited(pad_text, "(%slice_1, [1, 0], 0.0)", "(%slice_1, [2, 0], 0.0)")));
+  EXPECT_FALSE(scan_of(edited(pad_text, "(%slice_1, [1, 0], 0.0)", "(%slice_1, [1, 0], 1.0)")));
+  // The plain scans keep their parameters: no exclusive or prepend key appears.
+  const Captured plain = real("h200_level1_89_cumsum_graph_0.py");
+  const auto inclusive = search::match_scan(plain.run.code, plain.map, plain.map.segments.at(0));
+  ASSERT_TRUE(inclusive.has_value());
+  EXPECT_FALSE(inclusive->params.contains("exclusive"));
+  EXPECT_FALSE(inclusive->params.contains("prepend"));
+}
+
 TEST(RecipeMatch, CandidateSourceIsPythonThatCallsTheRecipe) {
   const search::RecipeMatch m{"reduce_dim", {{"op", "min"}, {"dim", 2}}, "aten.amin over dim 2"};
   const std::string text = search::candidate_source(m, 3, {{"rows_per_step", 2}});

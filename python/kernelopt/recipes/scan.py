@@ -2,7 +2,8 @@
 inclusive or exclusive, of x or of x * mask: cumsum(x, -1), cumsum(x.flip(-1), -1).flip(-1),
 cumsum(x * mask, -1), cumprod(x, -1), and the exclusive forms (out[j] combines x[:j], or x[j+1:]
 reversed; the first element is 0 for a sum and 1 for a product), each optionally times a constant
-(a model's cumsum(x, -1) / c).
+(a model's cumsum(x, -1) / c), and the inclusive scan with the neutral element in front
+(`prepend`: cumsum(cat([0, x]), -1), one more column than x).
 
 One read and one write per element. Each program owns ROWS rows and walks them in BLOCK-element
 chunks, carrying the running sum from chunk to chunk (the scan inside a chunk is tl.cumsum). The
@@ -74,17 +75,25 @@ def matches(x, out, mask=None):
 
 
 def cumsum_rows(x, out, mask=None, reverse=False, rows=1, block=1024, num_warps=4, op="sum",
-                exclusive=False, minus=False, scale=None):
+                exclusive=False, minus=False, scale=None, prepend=False):
     """out = cumsum (op "sum") or cumprod (op "prod") over the last dim of x (times mask), from the
     end of each row when reverse, of the elements before (or after, reversed) each one when
     exclusive. With minus, out = cumsum - x (the element subtracted, as a model writes an exclusive
     sum; not the same as exclusive where x holds inf or NaN). With scale, the result is multiplied
     by it in float32 before it is stored (a model's cumsum(x) / c comes as scale = 1 / c, as
-    Inductor computes it)."""
+    Inductor computes it). With prepend, out has one more column than x: out[:, 0] is the neutral
+    element (times scale) and out[:, 1:] the inclusive scan."""
     if op not in ("sum", "prod"):
         raise ValueError(f"scan: op must be 'sum' or 'prod', got {op!r}")
     if minus and (op != "sum" or exclusive):
         raise ValueError("scan: minus subtracts the element from an inclusive sum only")
+    if prepend:
+        if exclusive or minus or reverse:
+            raise ValueError("scan: prepend is for a forward inclusive scan only")
+        if x.dim() != 2 or out.dim() != 2 or tuple(out.shape) != (x.shape[0], x.shape[1] + 1):
+            raise ValueError("scan: with prepend, out must be 2-D with one more column than x")
+        out[:, 0].fill_((1.0 if op == "prod" else 0.0) * (1.0 if scale is None else float(scale)))
+        out = out[:, 1:]
     why = matches(x, out, mask)
     if why:
         raise ValueError(why)

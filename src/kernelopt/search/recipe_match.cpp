@@ -443,6 +443,121 @@ std::optional<RecipeMatch> match_cross_entropy(const inductor::OutputCode& code,
                   logits->dtype, fmt::join(logits->shape, ", "), target->dtype, *ignore)};
 }
 
+namespace {
+
+// "[1, 8]" -> {1, 8}; "[]" -> {}; nullopt when not a list of integers.
+std::optional<std::vector<long>> integer_list(const std::string& text) {
+  if (text.size() < 2 || text.front() != '[' || text.back() != ']') return std::nullopt;
+  std::vector<long> out;
+  std::stringstream items(text.substr(1, text.size() - 2));
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    const auto start = item.find_first_not_of(' ');
+    if (start == std::string::npos) continue;  // "[]"
+    const auto value = integer(item.substr(start, item.find_last_not_of(' ') - start + 1));
+    if (!value) return std::nullopt;
+    out.push_back(*value);
+  }
+  return out;
+}
+
+// A scan's input shifted by one along a dimension: `x` (nullptr when the input is not shifted),
+// the dimension as written, whether x's last element is dropped (an exclusive scan) or the
+// output is one longer (the neutral element in front), and the nodes' names.
+struct ShiftedInput {
+  const inductor::FragmentNode* x = nullptr;
+  std::string dim;
+  bool exclusive = false;
+  std::string how;
+};
+
+// The shift of a scan's input `source`, if it is one: cat([full(neutral), x[:-1] or x], d) or
+// constant_pad_nd(x[:-1] or x, [1, 0], neutral) over the last dim (checked by the caller); an
+// empty ShiftedInput when `source` is no shift and no full, slice, cat or pad is in the segment;
+// nullopt for any other use of those nodes (a shift the recipe does not compute).
+std::optional<ShiftedInput> shifted_scan_input(const NodeIndex& index,
+                                               const inductor::FragmentNode* source,
+                                               double neutral) {
+  static const std::string full = "torch.ops.aten.full.default";
+  static const std::string slice = "torch.ops.aten.slice.Tensor";
+  static const std::string cat = "torch.ops.aten.cat.default";
+  static const std::string pad = "torch.ops.aten.constant_pad_nd.default";
+  std::set<const inductor::FragmentNode*> shifts;
+  for (const auto* node : index.calls) {
+    if (node->target == full || node->target == slice || node->target == cat ||
+        node->target == pad) {
+      shifts.insert(node);
+    }
+  }
+  if (source == nullptr || (source->target != cat && source->target != pad)) {
+    if (!shifts.empty()) return std::nullopt;
+    return ShiftedInput{};
+  }
+  ShiftedInput out;
+  const inductor::FragmentNode* body = nullptr;  // x or x[:-1]
+  std::set<const inductor::FragmentNode*> used = {source};
+  if (source->target == cat) {
+    // cat([%full, %body], dim): the list's two names.
+    if (source->args.size() != 2) return std::nullopt;
+    const std::string& list = source->args[0];
+    const std::size_t comma = list.find(',');
+    if (list.size() < 2 || list.front() != '[' || list.back() != ']' ||
+        comma == std::string::npos) {
+      return std::nullopt;
+    }
+    const auto trimmed = [](const std::string& text) {
+      const auto first = text.find_first_not_of(' ');
+      const auto last = text.find_last_not_of(' ');
+      return first == std::string::npos ? std::string() : text.substr(first, last - first + 1);
+    };
+    const inductor::FragmentNode* lead = index.arg(trimmed(list.substr(1, comma - 1)));
+    body = index.arg(trimmed(list.substr(comma + 1, list.size() - comma - 2)));
+    if (lead == nullptr || lead->target != full || lead->args.size() < 2 || body == nullptr) {
+      return std::nullopt;
+    }
+    const auto value = literal(lead->args[1]);
+    const auto lead_shape = integer_list(lead->args[0]);
+    if (!value || *value != neutral || !lead_shape || lead_shape->empty() ||
+        lead_shape->back() != 1) {
+      return std::nullopt;
+    }
+    used.insert(lead);
+    out.dim = source->args[1];
+    out.how = "cat of the neutral element";
+  } else {
+    // constant_pad_nd(%body, [1, 0], neutral): one element in front of the last dim.
+    if (source->args.size() != 3 || source->args[1] != "[1, 0]") return std::nullopt;
+    const auto value = literal(source->args[2]);
+    if (!value || *value != neutral) return std::nullopt;
+    body = index.arg(source->args[0]);
+    out.dim = "-1";
+    out.how = "constant_pad_nd";
+  }
+  if (body == nullptr) return std::nullopt;
+  if (body->target == slice) {
+    // x[..., :-1] (or :n - 1) along the shifted dim.
+    if (body->args.size() != 4 || body->args[2] != "0") return std::nullopt;
+    const inductor::FragmentNode* x = index.arg(body->args[0]);
+    if (x == nullptr || x->shape.empty()) return std::nullopt;
+    const auto end = integer(body->args[3]);
+    const auto n = integer(x->shape.back());
+    if (!end || !(*end == -1 || (n && *end == *n - 1))) return std::nullopt;
+    const auto rank = static_cast<long>(x->shape.size());
+    if (!is_last_dim(body->args[1], rank) || !is_last_dim(out.dim, rank)) return std::nullopt;
+    used.insert(body);
+    out.x = x;
+    out.exclusive = true;
+  } else {
+    out.x = body;
+  }
+  for (const auto* node : shifts) {
+    if (used.count(node) == 0) return std::nullopt;  // another cat, slice, pad or full
+  }
+  return out;
+}
+
+}  // namespace
+
 std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
                                       const analysis::DispatchMap& map,
                                       const analysis::Segment& segment) {
@@ -453,9 +568,16 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
   static const std::string rev = "torch.ops.prims.rev.default";  // flip after decomposition
   static const std::string mul = "torch.ops.aten.mul.Tensor";
   static const std::string div = "torch.ops.aten.div.Tensor";  // an epilogue: result / constant
+  // A shifted input: cat([full(neutral), x[..., :-1]]) or constant_pad_nd(x[..., :-1], [1, 0]),
+  // an exclusive scan; cat([full(neutral), x]) or the pad of x itself, the neutral in front.
+  static const std::string full = "torch.ops.aten.full.default";
+  static const std::string slice = "torch.ops.aten.slice.Tensor";
+  static const std::string cat = "torch.ops.aten.cat.default";
+  static const std::string pad = "torch.ops.aten.constant_pad_nd.default";
   const auto fragments = all_fragments(code, map, segment);
   if (!fragments) return std::nullopt;
-  const auto index = index_nodes(*fragments, {cumsum, cumprod, flip, rev, mul, sub, div});
+  const auto index =
+      index_nodes(*fragments, {cumsum, cumprod, flip, rev, mul, sub, div, full, slice, cat, pad});
   if (!index) return std::nullopt;
   const auto arg_node = [&](const std::string& arg) { return index->arg(arg); };
   // The epilogue, at most one: the result times or over a literal number (a scaled scan,
@@ -496,6 +618,45 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
   // An exclusive sum as a model writes it, the inclusive one minus the element: sub(scan's final
   // result, its source); not for a product.
   if (minus != nullptr && (scan->target != cumsum || minus->args.size() != 2)) return std::nullopt;
+  const bool prod_scan = scan->target == cumprod;
+  const auto shift = shifted_scan_input(*index, arg_node(scan->args[0]), prod_scan ? 1.0 : 0.0);
+  if (!shift) return std::nullopt;
+  if (shift->x != nullptr) {
+    // The shifted forms stand alone: no flip, mask, subtraction beside them.
+    if (flips != 0 || muls != 0 || minus != nullptr || shift->x->op != "placeholder" ||
+        !float_dtype(shift->x->dtype)) {
+      return std::nullopt;
+    }
+    const long rank = static_cast<long>(shift->x->shape.size());
+    if (rank < 1 || shift->x->stride.size() != shift->x->shape.size() ||
+        !contiguous_after(*shift->x, -1) || !is_last_dim(scan->args[1], rank) ||
+        !is_last_dim(shift->dim, rank)) {
+      return std::nullopt;
+    }
+    if (epilogue != nullptr && index->arg(epilogue->args[0]) != scan) return std::nullopt;
+    nlohmann::json params = {{"x", shift->x->name},
+                             {"mask", nullptr},
+                             {"reverse", false},
+                             {"op", prod_scan ? "prod" : "sum"},
+                             {"minus", false}};
+    params[shift->exclusive ? "exclusive" : "prepend"] = true;
+    std::string scale_text;
+    if (epilogue != nullptr) {
+      const double c = *literal(epilogue->args[1]);
+      const double scale = epilogue->target == div ? 1.0 / c : c;
+      if (!std::isfinite(c) || !std::isfinite(scale)) return std::nullopt;
+      params["scale"] = scale;
+      scale_text = fmt::format(" {} {}", epilogue->target == div ? "over" : "times", c);
+    }
+    if (const auto columns = integer(shift->x->shape.back()); columns && *columns > 0) {
+      params["columns"] = *columns;
+    }
+    return RecipeMatch{"scan", params,
+                       fmt::format("{} {} over the last dim of {}[{}] ({}){}",
+                                   shift->exclusive ? "exclusive" : "neutral-first",
+                                   prod_scan ? "cumprod" : "cumsum", shift->x->dtype,
+                                   fmt::join(shift->x->shape, ", "), shift->how, scale_text)};
+  }
   // Walk back from the scan's input: [flip] <- [mul(x, mask)] <- x.
   const inductor::FragmentNode* source = arg_node(scan->args[0]);
   const bool reverse = flips == 2;
@@ -772,26 +933,6 @@ std::optional<RecipeMatch> match_norm(const inductor::OutputCode& code,
                      fmt::format("{} normalization over dim {} of {}[{}]{}", kind, *dim, x->dtype,
                                  fmt::join(x->shape, ", "), extras)};
 }
-
-namespace {
-
-// "[1, 8]" -> {1, 8}; "[]" -> {}; nullopt when not a list of integers.
-std::optional<std::vector<long>> integer_list(const std::string& text) {
-  if (text.size() < 2 || text.front() != '[' || text.back() != ']') return std::nullopt;
-  std::vector<long> out;
-  std::stringstream items(text.substr(1, text.size() - 2));
-  std::string item;
-  while (std::getline(items, item, ',')) {
-    const auto start = item.find_first_not_of(' ');
-    if (start == std::string::npos) continue;  // "[]"
-    const auto value = integer(item.substr(start, item.find_last_not_of(' ') - start + 1));
-    if (!value) return std::nullopt;
-    out.push_back(*value);
-  }
-  return out;
-}
-
-}  // namespace
 
 namespace {
 
@@ -1667,10 +1808,14 @@ std::string candidate_source(const RecipeMatch& match,
                "    mask = {mask}\n"
                "    (out,) = outputs.values()\n"
                "    n = x.shape[-1]\n"
-               "    cumsum_rows(x.view(-1, n), out.view(-1, n),\n"
+               "    cumsum_rows(x.view(-1, n), out.view(-1, n{wider}),\n"
                "                None if mask is None else mask.view(-1, n),\n"
                "                {reverse}, {rows}, {block}, {warps}, \"{op}\", "
-               "minus={minus}{scale})\n",
+               "minus={minus}{scale}{shift})\n",
+               fmt::arg("wider", match.params.value("prepend", false) ? " + 1" : ""),
+               fmt::arg("shift", match.params.value("prepend", false)     ? ", prepend=True"
+                                 : match.params.value("exclusive", false) ? ", exclusive=True"
+                                                                          : ""),
                fmt::arg("x", match.params.at("x").get<std::string>()),
                fmt::arg("mask", masked ? fmt::format("inputs[\"{}\"]",
                                                      match.params.at("mask").get<std::string>())
