@@ -453,6 +453,17 @@ TEST(RecipeMatch, NormFormsOnTheEditedL2NormCapture) {
   EXPECT_EQ(l1->params.at("p"), 1);
   EXPECT_EQ(l1->params.at("eps"), 0.5);
 
+  // Rows that are not contiguous as a whole (a padded row stride) are not row_two_pass's.
+  {
+    std::string padded = original;
+    const std::string from = R"(PlaceHolder[target=arg0_1])";
+    const std::string x_type = R"("f32[32768, 65535][65535, 1]cuda:0" = )" + from;
+    ASSERT_NE(padded.find(x_type), std::string::npos);
+    padded.replace(padded.find(x_type), x_type.size(),
+                   R"("f32[32768, 65535][65536, 1]cuda:0" = )" + from);
+    const Captured c = parsed(padded);
+    EXPECT_FALSE(search::match_norm(c.run.code, c.map, c.map.segments.at(0)));
+  }
   // Refused: eps outside the root (norm + eps), a cube, no keepdim, x / rsqrt, a negative or
   // infinite eps, a clamp of rsqrt, a weight of the wrong length or a graph input's own square,
   // a step the form does not know, two reductions.

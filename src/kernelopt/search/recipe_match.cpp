@@ -817,6 +817,8 @@ std::optional<RecipeMatch> match_norm(const inductor::OutputCode& code,
   if (!dim || !keepdim) return std::nullopt;
   if (*dim < 0) *dim += rank;
   if (*dim < 0 || *dim >= rank || !contiguous_after(*x, *dim)) return std::nullopt;
+  // The innermost dimension runs as row_two_pass's rows: x must be contiguous as a whole.
+  if (*dim == rank - 1 && !contiguous_after(*x, -1)) return std::nullopt;
   const auto n = integer(x->shape[static_cast<std::size_t>(*dim)]);
   if (!n || *n < 1) return std::nullopt;
   // The node that alone takes `from` as its first operand (through casts and broadcasts).
