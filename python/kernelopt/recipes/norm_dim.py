@@ -17,11 +17,11 @@ their 71 MB did not fit). Accumulates in float32, writes the output's dtype.
 
 import math
 
-import torch
 import triton
 import triton.language as tl
 
-from kernelopt.recipes.row_two_pass import norm_divisor, row_two_pass
+from kernelopt.recipes.reduce_dim import columns_and_strides
+from kernelopt.recipes.row_two_pass import check_constants, norm_divisor, row_two_pass
 
 P_VALUES = (1, 2)
 
@@ -76,29 +76,6 @@ def _norm_middle(x_ptr, w_ptr, out_ptr, n_reduce, n_cols, x_batch, x_row, o_batc
             tl.store(o_base + rows[:, None].to(tl.int64) * o_row, r.to(out_ptr.dtype.element_ty), mask=ok)
 
 
-def _collapse(t, dim, what):
-    """t seen as [B, R, C] over `dim`: (B, R, C, batch stride, row stride). The columns after dim
-    must be one contiguous run, the dimensions before it one uniform stride (size-1 ones aside)."""
-    shape = list(t.shape)
-    n_cols = math.prod(shape[dim + 1:])
-    expected = 1
-    for n, s in reversed(list(zip(shape[dim + 1:], t.stride()[dim + 1:]))):
-        if n != 1 and s != expected:
-            raise ValueError(f"norm_dim: the columns of {what} after dim must be contiguous")
-        expected *= n
-    batch, outer = 0, None
-    for d in range(dim - 1, -1, -1):
-        if shape[d] == 1:
-            continue
-        if outer is None:
-            batch = t.stride(d)
-        elif t.stride(d) != outer:
-            raise ValueError(f"norm_dim: the dimensions of {what} before dim must be one uniform stride")
-        outer = t.stride(d) * shape[d]
-    n_batch = math.prod(shape[:dim])
-    return n_batch, shape[dim], n_cols, batch, t.stride(dim)
-
-
 def norm_dim(x, out, dim, p=2, mean=False, eps=0.0, clamp=0.0, weight=None, *, rows_per_step=8,
              cols_per_program=128, num_warps=4, block=2048, programs_per_sm=1, reverse=True,
              split=1):
@@ -128,11 +105,11 @@ def norm_dim(x, out, dim, p=2, mean=False, eps=0.0, clamp=0.0, weight=None, *, r
             raise ValueError("norm_dim: over the innermost dimension x and out must be contiguous")
         return row_two_pass(x.view(-1, n), out.view(-1, n), op, block, num_warps, programs_per_sm,
                             reverse, split=split, mean=mean, eps=eps, clamp=clamp, weight=weight)
-    for name, value in (("eps", eps), ("clamp", clamp)):
-        if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
-            raise ValueError(f"norm_dim: {name} must be a finite number >= 0, got {value!r}")
-    n_batch, n_reduce, n_cols, x_batch, x_row = _collapse(x, dim, "x")
-    _, _, _, o_batch, o_row = _collapse(out, dim, "out")
+    check_constants(eps, clamp, "norm_dim")
+    n_reduce = x.shape[dim]
+    n_batch = math.prod(x.shape[:dim])
+    n_cols, x_batch, x_row = columns_and_strides(x, dim, "norm_dim (x)")
+    _, o_batch, o_row = columns_and_strides(out, dim, "norm_dim (out)")
     resident = rows_per_step == 0
     if resident:
         rows_per_step = triton.next_power_of_2(n_reduce)

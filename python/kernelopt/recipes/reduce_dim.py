@@ -82,6 +82,31 @@ def _reduce_middle(x_ptr, out_ptr, n_reduce, n_cols, x_batch, x_row, out_batch,
         tl.store(out, first.to(tl.int64), mask=col_ok)
 
 
+def columns_and_strides(t, dim, who):
+    """t seen as [B, R, C] over `dim` (R = t.shape[dim]): (C, B's stride, R's stride). C, the
+    dimensions after dim, must be one contiguous run; the dimensions before it (size-1 ones aside,
+    their stride is arbitrary) must collapse into one uniform batch stride. Checked, not assumed;
+    a ValueError starting with `who` otherwise."""
+    shape = list(t.shape)
+    n_cols = 1
+    expected = 1
+    for n, s in reversed(list(zip(shape[dim + 1:], t.stride()[dim + 1:]))):
+        if n != 1 and s != expected:
+            raise ValueError(f"{who}: the columns after dim must be contiguous")
+        expected *= n
+        n_cols *= n
+    batch, outer = 0, None
+    for d in range(dim - 1, -1, -1):
+        if shape[d] == 1:
+            continue
+        if outer is None:
+            batch = t.stride(d)
+        elif t.stride(d) != outer:
+            raise ValueError(f"{who}: the dimensions before dim must be one uniform stride")
+        outer = t.stride(d) * shape[d]
+    return n_cols, batch, t.stride(dim)
+
+
 def reduce_dim(x, out, dim, op, rows_per_step=8, cols_per_program=256, num_warps=4):
     """out = op(x, dim) for a dimension with a contiguous run of columns after it (out has x's
     shape without `dim`, any strides whose innermost is 1 over those columns)."""
@@ -90,31 +115,9 @@ def reduce_dim(x, out, dim, op, rows_per_step=8, cols_per_program=256, num_warps
     dim = dim % x.dim()
     if dim == x.dim() - 1:
         raise ValueError("reduce_dim: the innermost dimension is not this recipe's (no columns)")
-    shape = list(x.shape)
-    n_reduce = shape[dim]
-    n_cols = 1
-    for n in shape[dim + 1:]:
-        n_cols *= n
+    n_reduce = x.shape[dim]
+    n_cols, x_batch, x_row = columns_and_strides(x, dim, "reduce_dim")
     n_batch = x.numel() // max(1, n_reduce * n_cols)
-    # [B, R, C] view: C must be one contiguous run, B a uniform stride (checked, not assumed).
-    inner = x.stride()[dim + 1:]
-    expected = 1
-    for n, s in reversed(list(zip(shape[dim + 1:], inner))):
-        if n != 1 and s != expected:
-            raise ValueError("reduce_dim: the columns after dim must be contiguous")
-        expected *= n
-    x_row = x.stride(dim)
-    # Every dimension before dim (size-1 ones aside, their stride is arbitrary) must collapse into
-    # one uniform batch stride.
-    x_batch, outer = 0, None
-    for d in range(dim - 1, -1, -1):
-        if shape[d] == 1:
-            continue
-        if outer is None:
-            x_batch = x.stride(d)
-        elif x.stride(d) != outer:
-            raise ValueError("reduce_dim: the dimensions before dim must be one uniform stride")
-        outer = x.stride(d) * shape[d]
     out_view = out.reshape(n_batch, n_cols)
     if out_view.data_ptr() != out.data_ptr() or (n_cols > 1 and out_view.stride(1) != 1):
         raise ValueError("reduce_dim: out must be contiguous over the columns")

@@ -421,6 +421,14 @@ def _row_split_launch(x, out, op, block, num_warps, programs_per_sm, reverse, sp
     return out
 
 
+def check_constants(eps, clamp, who):
+    """A normalization's eps and clamp must be finite numbers >= 0 (0: none); a ValueError starting
+    with `who` otherwise."""
+    for name, value in (("eps", eps), ("clamp", clamp)):
+        if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
+            raise ValueError(f"{who}: {name} must be a finite number >= 0, got {value!r}")
+
+
 class _Norm:
     """A normalization's forms (`norm_divisor`) as kernel constants, and its weight pointer (x
     itself where there is none: the kernels then never read it)."""
@@ -430,9 +438,7 @@ class _Norm:
         if not plain and op not in ("l2_normalize", "l1_normalize"):
             raise ValueError(f"row_two_pass: mean, eps, clamp and weight are for l2_normalize and "
                              f"l1_normalize, not {op!r}")
-        for name, value in (("eps", eps), ("clamp", clamp)):
-            if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
-                raise ValueError(f"row_two_pass: {name} must be a finite number >= 0, got {value!r}")
+        check_constants(eps, clamp, "row_two_pass")
         if weight is not None and (weight.dim() != 1 or weight.shape[0] != x.shape[1]
                                    or weight.stride(0) != 1 or not weight.dtype.is_floating_point):
             raise ValueError("row_two_pass: the weight must be a contiguous float vector as long as a row")

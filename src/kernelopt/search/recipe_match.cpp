@@ -12,6 +12,7 @@
 #include <numeric>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
@@ -60,6 +61,17 @@ bool contiguous_after(const inductor::FragmentNode& input, long dim) {
     expected *= *size;
   }
   return true;
+}
+
+// The number of elements in the dimensions after `dim`, where their sizes are literals; 0 when
+// one is not.
+long columns_after(const inductor::FragmentNode& input, long dim) {
+  long columns = 1;
+  for (long d = dim + 1; d < static_cast<long>(input.shape.size()) && columns > 0; ++d) {
+    const auto size = integer(input.shape[static_cast<std::size_t>(d)]);
+    columns = size ? columns * *size : 0;
+  }
+  return columns;
 }
 
 // The Graph fragments of every launch of a segment; nullopt if one is not a Triton kernel of the
@@ -295,12 +307,7 @@ std::optional<RecipeMatch> match_reduce_dim(const inductor::OutputCode& code,
   nlohmann::json params = {{"op", ops.at(reduction->target)}, {"dim", *dim}};
   // The contiguous columns after the reduced dimension, where the sizes are literals: few of them
   // get narrower tiles.
-  long columns = 1;
-  for (long d = *dim + 1; d < rank && columns > 0; ++d) {
-    const auto size = integer(input->shape[static_cast<std::size_t>(d)]);
-    columns = size ? columns * *size : 0;
-  }
-  if (columns > 0) params["columns"] = columns;
+  if (const long columns = columns_after(*input, *dim); columns > 0) params["columns"] = columns;
   return RecipeMatch{"reduce_dim", params,
                      fmt::format("{} over dim {} of {}[{}]", reduction->target, *dim, input->dtype,
                                  fmt::join(input->shape, ", "))};
@@ -461,6 +468,12 @@ std::optional<std::vector<long>> integer_list(const std::string& text) {
   return out;
 }
 
+// The nodes of a shifted scan input.
+constexpr std::string_view kFull = "torch.ops.aten.full.default";
+constexpr std::string_view kSlice = "torch.ops.aten.slice.Tensor";
+constexpr std::string_view kCat = "torch.ops.aten.cat.default";
+constexpr std::string_view kPad = "torch.ops.aten.constant_pad_nd.default";
+
 // A scan's input shifted by one along a dimension: `x` (nullptr when the input is not shifted),
 // the dimension as written, whether x's last element is dropped (an exclusive scan) or the
 // output is one longer (the neutral element in front), and the nodes' names.
@@ -478,41 +491,31 @@ struct ShiftedInput {
 std::optional<ShiftedInput> shifted_scan_input(const NodeIndex& index,
                                                const inductor::FragmentNode* source,
                                                double neutral) {
-  static const std::string full = "torch.ops.aten.full.default";
-  static const std::string slice = "torch.ops.aten.slice.Tensor";
-  static const std::string cat = "torch.ops.aten.cat.default";
-  static const std::string pad = "torch.ops.aten.constant_pad_nd.default";
   std::set<const inductor::FragmentNode*> shifts;
   for (const auto* node : index.calls) {
-    if (node->target == full || node->target == slice || node->target == cat ||
-        node->target == pad) {
+    if (node->target == kFull || node->target == kSlice || node->target == kCat ||
+        node->target == kPad) {
       shifts.insert(node);
     }
   }
-  if (source == nullptr || (source->target != cat && source->target != pad)) {
+  if (source == nullptr || (source->target != kCat && source->target != kPad)) {
     if (!shifts.empty()) return std::nullopt;
     return ShiftedInput{};
   }
   ShiftedInput out;
   const inductor::FragmentNode* body = nullptr;  // x or x[:-1]
   std::set<const inductor::FragmentNode*> used = {source};
-  if (source->target == cat) {
+  if (source->target == kCat) {
     // cat([%full, %body], dim): the list's two names.
     if (source->args.size() != 2) return std::nullopt;
     const std::string& list = source->args[0];
-    const std::size_t comma = list.find(',');
-    if (list.size() < 2 || list.front() != '[' || list.back() != ']' ||
-        comma == std::string::npos) {
-      return std::nullopt;
-    }
-    const auto trimmed = [](const std::string& text) {
-      const auto first = text.find_first_not_of(' ');
-      const auto last = text.find_last_not_of(' ');
-      return first == std::string::npos ? std::string() : text.substr(first, last - first + 1);
-    };
-    const inductor::FragmentNode* lead = index.arg(trimmed(list.substr(1, comma - 1)));
-    body = index.arg(trimmed(list.substr(comma + 1, list.size() - comma - 2)));
-    if (lead == nullptr || lead->target != full || lead->args.size() < 2 || body == nullptr) {
+    if (list.size() < 2 || list.front() != '[' || list.back() != ']') return std::nullopt;
+    const auto names =
+        inductor::detail::split_top_level(std::string_view(list).substr(1, list.size() - 2));
+    if (names.size() != 2) return std::nullopt;
+    const inductor::FragmentNode* lead = index.arg(names[0]);
+    body = index.arg(names[1]);
+    if (lead == nullptr || lead->target != kFull || lead->args.size() < 2 || body == nullptr) {
       return std::nullopt;
     }
     const auto value = literal(lead->args[1]);
@@ -534,7 +537,7 @@ std::optional<ShiftedInput> shifted_scan_input(const NodeIndex& index,
     out.how = "constant_pad_nd";
   }
   if (body == nullptr) return std::nullopt;
-  if (body->target == slice) {
+  if (body->target == kSlice) {
     // x[..., :-1] (or :n - 1) along the shifted dim.
     if (body->args.size() != 4 || body->args[2] != "0") return std::nullopt;
     const inductor::FragmentNode* x = index.arg(body->args[0]);
@@ -568,16 +571,12 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
   static const std::string rev = "torch.ops.prims.rev.default";  // flip after decomposition
   static const std::string mul = "torch.ops.aten.mul.Tensor";
   static const std::string div = "torch.ops.aten.div.Tensor";  // an epilogue: result / constant
-  // A shifted input: cat([full(neutral), x[..., :-1]]) or constant_pad_nd(x[..., :-1], [1, 0]),
-  // an exclusive scan; cat([full(neutral), x]) or the pad of x itself, the neutral in front.
-  static const std::string full = "torch.ops.aten.full.default";
-  static const std::string slice = "torch.ops.aten.slice.Tensor";
-  static const std::string cat = "torch.ops.aten.cat.default";
-  static const std::string pad = "torch.ops.aten.constant_pad_nd.default";
   const auto fragments = all_fragments(code, map, segment);
   if (!fragments) return std::nullopt;
+  // With a shifted input's nodes (shifted_scan_input).
   const auto index =
-      index_nodes(*fragments, {cumsum, cumprod, flip, rev, mul, sub, div, full, slice, cat, pad});
+      index_nodes(*fragments, {cumsum, cumprod, flip, rev, mul, sub, div, std::string(kFull),
+                               std::string(kSlice), std::string(kCat), std::string(kPad)});
   if (!index) return std::nullopt;
   const auto arg_node = [&](const std::string& arg) { return index->arg(arg); };
   // The epilogue, at most one: the result times or over a literal number (a scaled scan,
@@ -618,8 +617,27 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
   // An exclusive sum as a model writes it, the inclusive one minus the element: sub(scan's final
   // result, its source); not for a product.
   if (minus != nullptr && (scan->target != cumsum || minus->args.size() != 2)) return std::nullopt;
-  const bool prod_scan = scan->target == cumprod;
-  const auto shift = shifted_scan_input(*index, arg_node(scan->args[0]), prod_scan ? 1.0 : 0.0);
+  const bool prod = scan->target == cumprod;
+  // Both forms end the same way: the epilogue's multiplier ("scale") and the row's length
+  // ("columns": short rows get programs of several rows) into params, and the match, whose
+  // description gets the epilogue's words; nullopt for an epilogue the kernel cannot apply.
+  const auto finish = [&](nlohmann::json params, const inductor::FragmentNode& x,
+                          std::string why) -> std::optional<RecipeMatch> {
+    if (epilogue != nullptr) {
+      // Inductor, too, multiplies by the reciprocal. By inf or NaN, over zero or over a number
+      // whose reciprocal overflows (1 / c is inf): left to Inductor.
+      const double c = *literal(epilogue->args[1]);
+      const double scale = epilogue->target == div ? 1.0 / c : c;
+      if (!std::isfinite(c) || !std::isfinite(scale)) return std::nullopt;
+      params["scale"] = scale;
+      why += fmt::format(" {} {}", epilogue->target == div ? "over" : "times", c);
+    }
+    if (const auto columns = integer(x.shape.back()); columns && *columns > 0) {
+      params["columns"] = *columns;
+    }
+    return RecipeMatch{"scan", std::move(params), std::move(why)};
+  };
+  const auto shift = shifted_scan_input(*index, arg_node(scan->args[0]), prod ? 1.0 : 0.0);
   if (!shift) return std::nullopt;
   if (shift->x != nullptr) {
     // The shifted forms stand alone: no flip, mask, subtraction beside them.
@@ -637,25 +655,14 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
     nlohmann::json params = {{"x", shift->x->name},
                              {"mask", nullptr},
                              {"reverse", false},
-                             {"op", prod_scan ? "prod" : "sum"},
+                             {"op", prod ? "prod" : "sum"},
                              {"minus", false}};
     params[shift->exclusive ? "exclusive" : "prepend"] = true;
-    std::string scale_text;
-    if (epilogue != nullptr) {
-      const double c = *literal(epilogue->args[1]);
-      const double scale = epilogue->target == div ? 1.0 / c : c;
-      if (!std::isfinite(c) || !std::isfinite(scale)) return std::nullopt;
-      params["scale"] = scale;
-      scale_text = fmt::format(" {} {}", epilogue->target == div ? "over" : "times", c);
-    }
-    if (const auto columns = integer(shift->x->shape.back()); columns && *columns > 0) {
-      params["columns"] = *columns;
-    }
-    return RecipeMatch{"scan", params,
-                       fmt::format("{} {} over the last dim of {}[{}] ({}){}",
-                                   shift->exclusive ? "exclusive" : "neutral-first",
-                                   prod_scan ? "cumprod" : "cumsum", shift->x->dtype,
-                                   fmt::join(shift->x->shape, ", "), shift->how, scale_text)};
+    return finish(
+        std::move(params), *shift->x,
+        fmt::format("{} {} over the last dim of {}[{}] ({})",
+                    shift->exclusive ? "exclusive" : "neutral-first", prod ? "cumprod" : "cumsum",
+                    shift->x->dtype, fmt::join(shift->x->shape, ", "), shift->how));
   }
   // Walk back from the scan's input: [flip] <- [mul(x, mask)] <- x.
   const inductor::FragmentNode* source = arg_node(scan->args[0]);
@@ -711,33 +718,18 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
   // The epilogue takes the final result (after the flip back and the subtraction).
   const inductor::FragmentNode* final_node = minus != nullptr ? minus : result;
   if (epilogue != nullptr && !is_result(epilogue->args[0], final_node)) return std::nullopt;
-  const bool prod = scan->target == cumprod;
   nlohmann::json params = {{"x", x->name},
                            {"mask", nullptr},
                            {"reverse", reverse},
                            {"op", prod ? "prod" : "sum"},
                            {"minus", minus != nullptr}};
   if (mask != nullptr) params["mask"] = mask->name;
-  std::string scale_text;
-  if (epilogue != nullptr) {
-    // The multiplier the kernel applies: Inductor, too, multiplies by the reciprocal. By inf or
-    // NaN, over zero or over a number whose reciprocal overflows (1 / c is inf): left to Inductor.
-    const double c = *literal(epilogue->args[1]);
-    const double scale = epilogue->target == div ? 1.0 / c : c;
-    if (!std::isfinite(c) || !std::isfinite(scale)) return std::nullopt;
-    params["scale"] = scale;
-    scale_text = fmt::format(" {} {}", epilogue->target == div ? "over" : "times", c);
-  }
-  if (const auto columns = integer(x->shape.back()); columns && *columns > 0) {
-    params["columns"] = *columns;  // the row's length: short rows get programs of several rows
-  }
-  return RecipeMatch{
-      "scan", params,
+  return finish(
+      std::move(params), *x,
       fmt::format("{}{}{} over the last dim of {}[{}]{}", reverse ? "reversed " : "",
                   prod ? "cumprod" : "cumsum", minus != nullptr ? " minus the element" : "",
                   x->dtype, fmt::join(x->shape, ", "),
-                  mask != nullptr ? " times a " + mask->dtype + " mask" : "") +
-          scale_text};
+                  mask != nullptr ? " times a " + mask->dtype + " mask" : ""));
 }
 
 std::optional<RecipeMatch> match_norm(const inductor::OutputCode& code,
@@ -918,13 +910,8 @@ std::optional<RecipeMatch> match_norm(const inductor::OutputCode& code,
   if (weight != nullptr) params["weight"] = weight->name;
   if (last) {
     params["row_bytes"] = *n * element_bytes(x->dtype);
-  } else {
-    long columns = 1;
-    for (long d = *dim + 1; d < rank && columns > 0; ++d) {
-      const auto size = integer(x->shape[static_cast<std::size_t>(d)]);
-      columns = size ? columns * *size : 0;
-    }
-    if (columns > 0) params["columns"] = columns;
+  } else if (const long columns = columns_after(*x, *dim); columns > 0) {
+    params["columns"] = columns;
   }
   const char* kind = p == 1 ? "L1" : (reduction->target == mean ? "RMS" : "L2");
   std::string extras;
@@ -1447,6 +1434,17 @@ std::vector<std::pair<std::int64_t, std::int64_t>> fitted_tiles(
   return out;
 }
 
+// reduce_dim's tiles for fewer than 128 columns after the reduced dimension (also norm_dim's
+// walking tiles): as wide as the columns (a power of two, at least 16), as many rows a step as
+// make 1024 and 512 elements (at most 32).
+std::vector<nlohmann::json> narrow_column_tiles(std::int64_t columns) {
+  std::vector<nlohmann::json> settings;
+  for (const auto& [rows, block] : fitted_tiles(columns, {1024, 512}, 32)) {
+    settings.push_back({{"rows_per_step", rows}, {"cols_per_program", block}, {"num_warps", 4}});
+  }
+  return settings;
+}
+
 }  // namespace
 
 std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
@@ -1460,14 +1458,7 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
     // Fewer than 128 columns: tiles as wide as the columns (a power of two, at least 16) and as
     // many rows a step as make 512 and 1024 elements (at most 32).
     const std::int64_t columns = match.params.value("columns", std::int64_t{0});
-    if (columns > 0 && columns < 128) {
-      std::vector<nlohmann::json> settings;
-      for (const auto& [rows, block] : fitted_tiles(columns, {1024, 512}, 32)) {
-        settings.push_back(
-            {{"rows_per_step", rows}, {"cols_per_program", block}, {"num_warps", 4}});
-      }
-      return settings;
-    }
+    if (columns > 0 && columns < 128) return narrow_column_tiles(columns);
     // Arg-reductions won with 8 x 128 tiles, plain ones with 2 x 1024 (H200, results/gates/).
     return {{{"rows_per_step", 8}, {"cols_per_program", 128}, {"num_warps", 4}},
             {{"rows_per_step", 8}, {"cols_per_program", 256}, {"num_warps", 4}},
@@ -1493,9 +1484,8 @@ std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match) {
       }
     }
     if (columns > 0 && columns < 128) {
-      for (const auto& [rows, block] : fitted_tiles(columns, {1024, 512}, 32)) {
-        settings.push_back(
-            {{"rows_per_step", rows}, {"cols_per_program", block}, {"num_warps", 4}});
+      for (auto& tile : narrow_column_tiles(columns)) {
+        settings.push_back(std::move(tile));
       }
       return settings;
     }
