@@ -299,3 +299,28 @@ def test_float64_reference_restores_the_default_dtype_when_the_model_raises():
     with pytest.raises(RuntimeError, match="boom"):
         float64_reference(p, p.make_inputs(0))
     assert torch.get_default_dtype() == torch.float32
+
+
+def test_fp32_peak_rate_from_the_device_properties():
+    from kernelopt.worker.env import fp32_peak_gflops
+
+    # H100 / H200 SXM: 132 SMs x 128 FMA lanes x 2 at 1980 MHz, the spec sheets' 67 TFLOP/s.
+    assert fp32_peak_gflops(9, 0, 132, 1980000) == pytest.approx(66908.16)
+    # A100: 108 SMs x 64 lanes x 2 at 1410 MHz, 19.5 TFLOP/s.
+    assert fp32_peak_gflops(8, 0, 108, 1410000) == pytest.approx(19491.84)
+    # An unknown capability or clock gives no rate (no compute floor), not a guess.
+    assert fp32_peak_gflops(12, 0, 170, 2500000) is None
+    assert fp32_peak_gflops(9, 0, 132, 0) is None
+
+
+def test_env_states_the_fp32_rate_only_with_a_gpu():
+    from kernelopt.worker.env import describe, fp32_peak_gflops
+
+    info = describe()
+    if info.get("cuda_available"):
+        props = torch.cuda.get_device_properties(0)
+        expected = fp32_peak_gflops(props.major, props.minor, props.multi_processor_count,
+                                    props.clock_rate)
+        assert info.get("fp32_gflops") == expected
+    else:
+        assert "fp32_gflops" not in info

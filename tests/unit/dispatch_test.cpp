@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -243,6 +244,96 @@ TEST(DispatchMap, TwoPassFloorWhereTheGroupDoesNotFitOnChip) {
   const double one_pass = 2.0 * 4096 * 393216 * 4 / 1e12 * 1e3;
   EXPECT_NEAR(*map.segments[0].floor_ms, 1.5 * one_pass, 1e-9);
   EXPECT_EQ(analysis::to_json(map).at("segments")[0].at("floor_passes"), 2);
+}
+
+// Replaces every occurrence of `from` in `text`.
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at)) {
+    text.replace(at, from.size(), to);
+    at += to.size();
+  }
+  return text;
+}
+
+analysis::GraphRun template_mm(const std::string& text) {
+  analysis::GraphRun run;
+  run.code = inductor::parse_output_code(text);
+  run.args = {analysis::TensorInfo{{512, 256}, {256, 1}, "float32"},
+              analysis::TensorInfo{{256, 1024}, {1024, 1}, "float32"}};
+  run.launch_ms = {0.01, 0.004};  // the mm template, then a GELU
+  return run;
+}
+
+TEST(DispatchMap, ComputeFloorOfAFullFloat32Product) {
+  const std::string text = fixture("e_template_mm.py");
+  // 512 x 1024 outputs of 256 multiply-adds: 2.7e8 operations, at 50 TFLOP/s 5.4 us; the bytes
+  // (both factors read, the product written) take 3.7 us at 1000 GB/s.
+  const analysis::AnalysisOptions options{.bandwidth_gbps = 1000, .fp32_gflops = 50000};
+  const double flops = 2.0 * 512 * 1024 * 256;
+  const double compute_ms = flops / 50000e9 * 1e3;
+  const double memory_ms = (512.0 * 256 + 256.0 * 1024 + 512.0 * 1024) * 4 / 1e12 * 1e3;
+  const auto map = analysis::build_dispatch_map({template_mm(text)}, options);
+  ASSERT_EQ(map.launches.size(), 2U);
+  const auto& mm = map.launches[0];
+  ASSERT_TRUE(mm.compute_floor_ms.has_value());
+  EXPECT_NEAR(*mm.compute_floor_ms, compute_ms, 1e-12);
+  EXPECT_NEAR(*mm.floor_ms, compute_ms, 1e-12);  // the larger of the two
+  EXPECT_NEAR(*mm.headroom, 0.01 / compute_ms, 1e-9);
+  EXPECT_FALSE(map.launches[1].compute_floor_ms.has_value());  // the GELU
+  EXPECT_NEAR(*map.launches[1].floor_ms, 2.0 * 512 * 1024 * 4 / 1e12 * 1e3, 1e-12);
+  // The segment of both launches: its memory floor is the mm's (the GELU's reads and writes are
+  // the product's, on chip), its compute floor the mm's; the JSON states both.
+  ASSERT_EQ(map.segments.size(), 1U);
+  EXPECT_NEAR(*map.segments[0].compute_floor_ms, compute_ms, 1e-12);
+  EXPECT_NEAR(*map.segments[0].floor_ms, compute_ms, 1e-12);
+  EXPECT_NEAR(*map.segments[0].headroom, 0.014 / compute_ms, 1e-9);
+  const auto json = analysis::to_json(map);
+  EXPECT_NEAR(json.at("segments")[0].at("compute_floor_ms").get<double>(), compute_ms, 1e-12);
+  EXPECT_FALSE(json.at("launches")[1].contains("compute_floor_ms"));
+
+  // A slow GPU's memory floor stays where it is the larger.
+  const auto slow_memory = analysis::build_dispatch_map(
+      {template_mm(text)}, {.bandwidth_gbps = 100, .fp32_gflops = 50000});
+  EXPECT_NEAR(*slow_memory.launches[0].floor_ms, memory_ms * 10, 1e-12);
+  EXPECT_NEAR(*slow_memory.segments[0].floor_ms, memory_ms * 10, 1e-12);
+
+  // No compute floor without the GPU's rate, with TF32 allowed, or for half-precision products
+  // (the tensor cores' rates are not the CUDA cores').
+  for (const auto& [label, code, gflops] :
+       {std::tuple{"no rate", text, 0.0},
+        std::tuple{
+            "tf32",
+            replaced(replaced(text, "'ALLOW_TF32': False", "'ALLOW_TF32': True"),
+                     "ALLOW_TF32 : tl.constexpr = False", "ALLOW_TF32 : tl.constexpr = True"),
+            50000.0},
+        std::tuple{"bf16", replaced(text, "Tensor \"f32[", "Tensor \"bf16["), 50000.0}}) {
+    SCOPED_TRACE(label);
+    const auto other = analysis::build_dispatch_map(
+        {template_mm(code)}, {.bandwidth_gbps = 1000, .fp32_gflops = gflops});
+    EXPECT_FALSE(other.launches[0].compute_floor_ms.has_value());
+    EXPECT_FALSE(other.segments[0].compute_floor_ms.has_value());
+    EXPECT_NEAR(*other.launches[0].floor_ms, memory_ms, 1e-12);
+  }
+}
+
+TEST(DispatchMap, ProductFlopsOnARealCapture) {
+  // L3/47 NetVlad on the H200: its first template is mm(view(x, [-1, 512]), clusters) of
+  // [204800, 512] by [512, 32]; a later template's bmm multiplies expands the fragment does not
+  // describe, so it gets no compute floor rather than a guessed one.
+  const auto code =
+      inductor::parse_output_code(fixture("real/h200_level3_47_NetVladNoGhostClusters_graph_0.py"));
+  const inductor::TritonKernel* mm = code.kernel("triton_tem_fused_mm_view_0");
+  const inductor::TritonKernel* bmm =
+      code.kernel("triton_tem_fused__softmax_bmm_exp_sub_transpose_view_5");
+  ASSERT_NE(mm, nullptr);
+  ASSERT_NE(bmm, nullptr);
+  EXPECT_DOUBLE_EQ(analysis::full_fp32_product_flops(*mm).value_or(0), 2.0 * 204800 * 32 * 512);
+  EXPECT_EQ(analysis::full_fp32_product_flops(*bmm), std::nullopt);
+  for (const auto& kernel : code.kernels) {
+    if (kernel.name.rfind("triton_tem", 0) == 0) continue;
+    SCOPED_TRACE(kernel.name);
+    EXPECT_EQ(analysis::full_fp32_product_flops(kernel), std::nullopt);
+  }
 }
 
 TEST(DispatchMap, UntimedGraphWithTritonLaunchesIsOptimizable) {

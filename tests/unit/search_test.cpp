@@ -88,6 +88,14 @@ TEST(Analyst, ATwoPassFloorIsMeasuredAgainstTheOnePassFloor) {
   segment.erase("reread_bytes");
   EXPECT_FALSE(one_pass_floor(segment).has_value());
   EXPECT_TRUE(at_floor(segment));
+  // Where a full-float32 product's arithmetic sets the floor, no memory floor is measured
+  // against: the segment is at its (compute) floor.
+  segment["reread_bytes"] = 7.5e9;
+  segment["compute_floor_ms"] = 5.31;
+  EXPECT_FALSE(one_pass_floor(segment).has_value());
+  EXPECT_TRUE(at_floor(segment));
+  segment["compute_floor_ms"] = 1.0;  // below the memory floor: the two-pass rule holds
+  EXPECT_NEAR(*one_pass_floor(segment), 3.54, 1e-9);
 }
 
 Attempt attempt(const std::string& strategy, int block, bool correct, std::optional<double> ratio) {

@@ -22,6 +22,11 @@ def describe() -> dict:
             info["gpu_count"] = torch.cuda.device_count()
             info["compute_capability"] = f"{props.major}.{props.minor}"
             info["sm_count"] = props.multi_processor_count
+            info["clock_khz"] = getattr(props, "clock_rate", 0)
+            peak = fp32_peak_gflops(props.major, props.minor, props.multi_processor_count,
+                                    info["clock_khz"])
+            if peak:
+                info["fp32_gflops"] = peak
             info["memory_bytes"] = props.total_memory
             info["free_memory_bytes"] = torch.cuda.mem_get_info()[0]  # now, as the driver sees it
             info["peak_memory_bytes"] = torch.cuda.max_memory_allocated()  # this process so far
@@ -36,6 +41,23 @@ def describe() -> dict:
     info["driver"] = _driver_version()
     info["ncu"] = shutil.which("ncu")
     return info
+
+
+# Float32 fused multiply-adds each SM issues per clock on its CUDA cores, by compute capability
+# (CUDA C++ Programming Guide, "Arithmetic Instructions": 64 on Volta, Turing and A100, 128 on
+# GA10x, Ada and Hopper). Unknown capabilities get no compute floor.
+_FP32_FMA_PER_SM_CLOCK = {(7, 0): 64, (7, 2): 64, (7, 5): 64, (8, 0): 64, (8, 6): 128,
+                          (8, 7): 128, (8, 9): 128, (9, 0): 128}
+
+
+def fp32_peak_gflops(major: int, minor: int, sm_count: int, clock_khz: int):
+    """The peak float32 rate on the CUDA cores in GFLOP/s (an FMA is two operations) at the
+    device's highest clock, or None where the capability or the clock is unknown. A full-float32
+    matrix product can go no faster than this, whatever its memory traffic."""
+    lanes = _FP32_FMA_PER_SM_CLOCK.get((major, minor))
+    if not lanes or sm_count <= 0 or clock_khz <= 0:
+        return None
+    return sm_count * lanes * 2 * clock_khz * 1e3 / 1e9
 
 
 def _driver_version():

@@ -97,6 +97,13 @@ Launch make_launch(const GraphRun& graph,
     launch.kernel_kind = kernel != nullptr ? inductor::to_string(kernel->kind) : "unknown";
     launch.bytes = moved_bytes(graph, step.reads, step.writes);
     set_floor(launch.bytes, launch.time_ms, bandwidth_gbps, launch.floor_ms, launch.headroom);
+    const auto flops = kernel != nullptr && options.fp32_gflops > 0
+                           ? full_fp32_product_flops(*kernel)
+                           : std::nullopt;
+    if (flops) {
+      launch.compute_floor_ms = *flops / (options.fp32_gflops * 1e9) * 1e3;
+      raise_floor(launch.compute_floor_ms, launch.time_ms, launch.floor_ms, launch.headroom);
+    }
   } else {
     launch.kernel_kind = launch.kind == LaunchKind::kExtern ? "extern" : "aten";
   }

@@ -48,12 +48,15 @@ struct Launch {
   double time_ms = 0;                 // median per forward (launch time x graph calls)
   double share = 0;                   // of the summed launch time
   std::optional<std::int64_t> bytes;  // fewest bytes it must move; nullopt when unknown
-  std::optional<double> floor_ms;     // bytes / bandwidth
+  std::optional<double> floor_ms;     // bytes / bandwidth, or the compute floor where larger
   std::optional<double> headroom;     // time / floor
-  std::vector<std::string> reads;     // root buffers
-  std::vector<std::string> writes;    // root buffers
-  bool replaceable = false;           // kernelopt may replace it: every Triton launch; with
-                                      // dispatch_aware off also mm/addmm/bmm/baddbmm (out=)
+  // A full-float32 matrix product (a max-autotune template): its multiply-adds at the GPU's peak
+  // float32 rate on the CUDA cores (AnalysisOptions::fp32_gflops); nullopt for other kernels.
+  std::optional<double> compute_floor_ms;
+  std::vector<std::string> reads;   // root buffers
+  std::vector<std::string> writes;  // root buffers
+  bool replaceable = false;         // kernelopt may replace it: every Triton launch; with
+                                    // dispatch_aware off also mm/addmm/bmm/baddbmm (out=)
 };
 
 // Consecutive Triton launches of one graph that no extern call or ATen fallback interrupts; or,
@@ -71,6 +74,9 @@ struct Segment {
   // Bytes a correct algorithm reads a second time (a norm or softmax whose group does not fit on
   // chip); the floor then is the two-pass one: (bytes + reread_bytes) / bandwidth.
   std::optional<std::int64_t> reread_bytes;
+  // The sum of its launches' compute floors, where any has one; the floor is the larger of it and
+  // the memory floor (the products' arithmetic has to be done however the launches are fused).
+  std::optional<double> compute_floor_ms;
   std::optional<double> floor_ms;
   std::optional<double> headroom;
 };
@@ -96,7 +102,10 @@ struct DispatchMap {
 
 // Options of the analysis.
 struct AnalysisOptions {
-  double bandwidth_gbps = 0;             // measured copy bandwidth; 0 = no floors
+  double bandwidth_gbps = 0;  // measured copy bandwidth; 0 = no floors
+  // The GPU's peak float32 rate on its CUDA cores (SMs x FMA lanes x 2 x the highest clock, the
+  // worker's env `fp32_gflops`); 0 = no compute floors.
+  double fp32_gflops = 0;
   double vendor_dominated_share = 0.10;  // Triton share under this: vendor-dominated
   // Off (the --no-dispatch-aware ablation): vendor-library matrix products (extern mm, addmm, bmm,
   // baddbmm writing into a preallocated out=) become replaceable segments of their own, and the

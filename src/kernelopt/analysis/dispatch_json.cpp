@@ -53,6 +53,7 @@ nlohmann::json to_json(const DispatchMap& map) {
                         {"headroom", opt(l.headroom)},
                         {"reads", l.reads},
                         {"writes", l.writes}});
+    if (l.compute_floor_ms) launches.back()["compute_floor_ms"] = *l.compute_floor_ms;
   }
   nlohmann::json segments = nlohmann::json::array();
   for (const Segment& s : map.segments) {
@@ -67,6 +68,7 @@ nlohmann::json to_json(const DispatchMap& map) {
                         {"floor_ms", opt(s.floor_ms)},
                         {"headroom", opt(s.headroom)}});
     if (s.extern_call) segments.back()["extern_call"] = true;
+    if (s.compute_floor_ms) segments.back()["compute_floor_ms"] = *s.compute_floor_ms;
     if (s.reread_bytes) {  // the floor is the two-pass one
       segments.back()["reread_bytes"] = *s.reread_bytes;
       segments.back()["floor_passes"] = 2;

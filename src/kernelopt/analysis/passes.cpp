@@ -1,6 +1,7 @@
-// Whether a segment's algorithm must read its input twice: the two-pass floor (issue 5). A
-// reduction whose result is combined again with the data it reduced (a norm, a softmax) needs
-// that data a second time unless one reduction group stays on chip while it is used.
+// Floors above the one-pass memory floor (issue 5). Whether a segment's algorithm must read its
+// input twice: a reduction whose result is combined again with the data it reduced (a norm, a
+// softmax) needs that data a second time unless one reduction group stays on chip while it is
+// used. And the arithmetic of a full-float32 matrix product, which its bytes say nothing about.
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -203,6 +204,53 @@ std::optional<std::int64_t> reread_bytes(const std::vector<inductor::GraphFragme
   }
   if (total == 0) return std::nullopt;
   return total;
+}
+
+std::optional<double> full_fp32_product_flops(const inductor::TritonKernel& kernel) {
+  const std::string& src = kernel.source;
+  const bool tf32_off = src.find("'ALLOW_TF32': False") != std::string::npos ||
+                        src.find("ALLOW_TF32 : tl.constexpr = False") != std::string::npos;
+  if (!tf32_off || src.find("tl.dot(") == std::string::npos) return std::nullopt;
+  // The first factor's index among the arguments: addmm and baddbmm take the bias first.
+  static const std::map<std::string, std::size_t> products = {
+      {"torch.ops.aten.mm.default", 0},
+      {"torch.ops.aten.bmm.default", 0},
+      {"torch.ops.aten.addmm.default", 1},
+      {"torch.ops.aten.baddbmm.default", 1}};
+  const inductor::GraphFragment fragment = inductor::parse_graph_fragment(kernel.graph_fragment);
+  std::map<std::string, const FragmentNode*> by_name;
+  for (const auto& node : fragment.nodes) {
+    by_name[node.name] = &node;
+  }
+  double flops = 0;
+  for (const auto& node : fragment.nodes) {
+    const auto product = products.find(node.target);
+    if (product == products.end() || node.op == "placeholder") continue;
+    if (node.dtype != "f32" || node.args.size() <= product->second) return std::nullopt;
+    const std::string& arg = node.args[product->second];
+    if (arg.size() < 2 || arg.front() != '%') return std::nullopt;
+    const auto factor = by_name.find(arg.substr(1));
+    if (factor == by_name.end() || factor->second->dtype != "f32" ||
+        factor->second->shape.empty()) {
+      return std::nullopt;
+    }
+    const auto k = number(factor->second->shape.back());
+    const auto out = numel(node);
+    if (!k || !out) return std::nullopt;
+    flops += 2.0 * static_cast<double>(*out) * static_cast<double>(*k);
+  }
+  if (flops <= 0) return std::nullopt;
+  return flops;
+}
+
+void raise_floor(std::optional<double> compute_floor_ms,
+                 double time_ms,
+                 std::optional<double>& floor_ms,
+                 std::optional<double>& headroom) {
+  if (!compute_floor_ms || *compute_floor_ms <= 0) return;
+  if (floor_ms && *floor_ms >= *compute_floor_ms) return;
+  floor_ms = compute_floor_ms;
+  headroom = time_ms / *compute_floor_ms;
 }
 
 }  // namespace kernelopt::analysis

@@ -80,6 +80,13 @@ std::vector<Segment> find_segments(const std::vector<GraphRun>& graphs,
       auto floor_bytes = current.bytes;
       if (floor_bytes && current.reread_bytes) *floor_bytes += *current.reread_bytes;
       set_floor(floor_bytes, current.time_ms, bandwidth_gbps, current.floor_ms, current.headroom);
+      for (const int index : current.launches) {
+        const auto& launch_floor = map.launches[index].compute_floor_ms;
+        if (launch_floor) {
+          current.compute_floor_ms = current.compute_floor_ms.value_or(0) + *launch_floor;
+        }
+      }
+      raise_floor(current.compute_floor_ms, current.time_ms, current.floor_ms, current.headroom);
     }
     current.share = map.whole_ms() > 0 ? current.time_ms / map.whole_ms() : 0;
     current.id = static_cast<int>(segments.size());

@@ -7,6 +7,7 @@
 
 #include "kernelopt/analysis/dispatch.hpp"
 #include "kernelopt/inductor/graph_fragment.hpp"
+#include "kernelopt/inductor/output_code.hpp"
 
 namespace kernelopt::analysis {
 
@@ -16,6 +17,20 @@ std::vector<Segment> find_segments(const std::vector<GraphRun>& graphs,
                                    const DispatchMap& map,
                                    double bandwidth_gbps,
                                    bool split = false);
+
+// Multiply-adds times two of a Triton template's full-float32 matrix products: the `mm`, `bmm`,
+// `addmm` and `baddbmm` nodes of its Graph fragment, where the kernel multiplies with TF32 off
+// (`ALLOW_TF32` False), every product is float32 and each one's sizes are literal (M x N from the
+// node, K from its first factor). nullopt otherwise: other kernels, TF32, half precision (the
+// tensor cores' rates), or a factor the fragment does not describe.
+std::optional<double> full_fp32_product_flops(const inductor::TritonKernel& kernel);
+
+// Raises floor to `compute_floor_ms` where that is larger (or floor is unknown), and the headroom
+// with it.
+void raise_floor(std::optional<double> compute_floor_ms,
+                 double time_ms,
+                 std::optional<double>& floor_ms,
+                 std::optional<double>& headroom);
 
 // Bytes of one buffer of a graph (graph inputs from the worker's tensor info, allocations from
 // the text); nullopt when unknown.

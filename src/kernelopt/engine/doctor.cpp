@@ -124,4 +124,9 @@ double copy_bandwidth_gbps(worker::Worker& worker) {
   return measured.at("bandwidth").value("bandwidth_gbps", 0.0);
 }
 
+double fp32_peak_gflops(const nlohmann::json& env) {
+  const auto it = env.find("fp32_gflops");
+  return it != env.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
 }  // namespace kernelopt::engine

@@ -25,6 +25,10 @@ nlohmann::json require_gpu(worker::Worker& worker, const std::string& what);
 // GPU, else measured now (and cached).
 double copy_bandwidth_gbps(worker::Worker& worker);
 
+// The GPU's peak float32 rate on its CUDA cores in GFLOP/s, as the worker computes it from the
+// device's properties (`fp32_gflops` of its env); 0 when unknown (the compute floors are then off).
+double fp32_peak_gflops(const nlohmann::json& env);
+
 // The cache file: $KERNELOPT_CACHE_DIR, else $XDG_CACHE_HOME/kernelopt, else ~/.cache/kernelopt.
 std::string doctor_cache_path();
 

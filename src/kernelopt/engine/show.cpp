@@ -203,6 +203,7 @@ nlohmann::json run_show(const ShowOptions& options,
   times["cudagraphs"] = time_variant(worker, "cudagraphs", "synced", options, subject);
   analysis::AnalysisOptions analysis_options;
   analysis_options.bandwidth_gbps = bandwidth;
+  analysis_options.fp32_gflops = fp32_peak_gflops(env);
   analysis_options.dispatch_aware = options.dispatch_aware;
   analysis_options.split_launches = options.split_launches;
   analysis_options.outside_ms = analysis::outside_graphs_ms(

@@ -245,6 +245,8 @@ std::map<int, search::SegmentProfile> profile_segments(worker::Worker& worker,
   }
   analysis::AnalysisOptions analysis_options = analysis_options_of(options);
   analysis_options.bandwidth_gbps = copy_bandwidth_gbps(worker);
+  analysis_options.fp32_gflops =
+      fp32_peak_gflops(ask(worker, {{"op", "env"}}, options.timeout, options.problem));
   const nlohmann::json map =
       analysis::to_json(analysis::build_dispatch_map(runs, analysis_options));
   for (const auto& seg : map.at("segments")) {

@@ -85,8 +85,9 @@ std::string format_report_md(const nlohmann::json& summary, const std::string& t
   out += "\n## Cost\n\n" + render(cost_table(summary));
   out +=
       "\n## Problems\n\nfloor ms: the sum of the segments' floors (two-pass for a norm or "
-      "softmax whose reduction group does not fit on chip: its input is read twice) plus the "
-      "time of every "
+      "softmax whose reduction group does not fit on chip: its input is read twice; for a "
+      "full-float32 matrix template, its multiply-adds at the GPU's peak float32 rate where "
+      "that is more) plus the time of every "
       "launch outside a segment (extern and ATen calls), on the launch-time basis; headroom: "
       "summed launch time over that floor.\n\n" +
       render(problem_table(summary));

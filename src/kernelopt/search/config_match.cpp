@@ -282,11 +282,13 @@ void set_launch_potentials(std::vector<RecipeMatch>& matches,
       if (timed.value("name", "") != map.launches[index].name || !timed.contains("time_ms")) {
         continue;
       }
-      // Its time above its floor; a template (its floor, bytes, says nothing of a product's
-      // arithmetic), or a launch without a floor, counts 5% of its time.
+      // Its time above its floor; a template whose floor is only its bytes (a product in TF32
+      // or half precision: no compute floor), or a launch without a floor, counts 5% of its time.
       const double time = timed.at("time_ms").get<double>();
       const auto& floor = timed.value("floor_ms", nlohmann::json());
-      launch["potential_ms"] = floor.is_number() && launch.value("kind", "") != "template"
+      const bool floor_holds =
+          launch.value("kind", "") != "template" || timed.contains("compute_floor_ms");
+      launch["potential_ms"] = floor.is_number() && floor_holds
                                    ? std::max(0.0, time - floor.get<double>())
                                    : 0.05 * time;
     }

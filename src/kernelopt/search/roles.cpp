@@ -43,6 +43,8 @@ std::optional<double> one_pass_floor(const nlohmann::json& segment) {
   const double bytes = number("bytes");
   const double reread = number("reread_bytes");
   if (floor <= 0 || bytes <= 0 || reread <= 0) return std::nullopt;
+  // Where a product's arithmetic sets the floor, no memory floor is what is left to reach.
+  if (number("compute_floor_ms") >= floor) return std::nullopt;
   return floor * bytes / (bytes + reread);
 }
 
