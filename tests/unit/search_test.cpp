@@ -96,6 +96,18 @@ TEST(Analyst, ATwoPassFloorIsMeasuredAgainstTheOnePassFloor) {
   EXPECT_TRUE(at_floor(segment));
   segment["compute_floor_ms"] = 1.0;  // below the memory floor: the two-pass rule holds
   EXPECT_NEAR(*one_pass_floor(segment), 3.54, 1e-9);
+  EXPECT_FALSE(segment_profile(segment).compute_floor);
+  // A template above its compute floor, without counters: compute-bound, and the analyst says
+  // which floor it measured against.
+  const nlohmann::json product = {{"id", 0},          {"share", 1.0},
+                                  {"time_ms", 3.386}, {"floor_ms", 2.054},
+                                  {"bytes", 4.3e9},   {"compute_floor_ms", 2.054}};
+  const SegmentProfile template_profile = segment_profile(product);
+  EXPECT_TRUE(template_profile.compute_floor);
+  const Analysis t = analyze(template_profile);
+  EXPECT_EQ(t.bottleneck, Bottleneck::kComputeBound);
+  EXPECT_NE(t.why.find("1.65x its floor"), std::string::npos) << t.why;
+  EXPECT_NE(t.why.find("compute floor"), std::string::npos) << t.why;
 }
 
 Attempt attempt(const std::string& strategy, int block, bool correct, std::optional<double> ratio) {

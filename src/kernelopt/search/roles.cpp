@@ -57,6 +57,9 @@ SegmentProfile segment_profile(const nlohmann::json& segment) {
     p.floor_ms = segment.at("floor_ms").get<double>();
   }
   p.one_pass_floor_ms = one_pass_floor(segment);
+  p.compute_floor = p.floor_ms && segment.contains("compute_floor_ms") &&
+                    segment.at("compute_floor_ms").is_number() &&
+                    segment.at("compute_floor_ms").get<double>() >= *p.floor_ms;
   return p;
 }
 
@@ -95,6 +98,12 @@ Analysis analyze(const SegmentProfile& p) {
     return a;
   }
   if (!p.counters) {
+    if (a.headroom && p.compute_floor) {
+      a.bottleneck = Bottleneck::kComputeBound;
+      a.why =
+          head + "; no counters: the floor is a compute floor (float32 products at the peak rate)";
+      return a;
+    }
     a.bottleneck = a.headroom ? Bottleneck::kMemoryBound : Bottleneck::kUnknown;
     a.why = head + (a.headroom ? "; no counters: the floor is a memory floor" : "; no counters");
     return a;

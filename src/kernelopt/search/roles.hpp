@@ -32,6 +32,9 @@ struct SegmentProfile {
   // Where floor_ms is the two-pass floor (a norm or softmax whose rows do not fit on chip): the
   // one-pass floor, which a kernel whose second read hits L2 can approach.
   std::optional<double> one_pass_floor_ms;
+  // floor_ms is the compute floor of full-float32 matrix products (their multiply-adds at the
+  // GPU's peak float32 rate), not a memory floor.
+  bool compute_floor = false;
   double share = 0;  // of the model's GPU time
   std::optional<KernelCounters> counters;
 };
