@@ -138,5 +138,40 @@ TEST(ShowText, SaysWhenGpuTimeRunsOutsideTheGraphs) {
       << text;
 }
 
+// A segment says which floor holds: a full-float32 product's arithmetic where it is the larger
+// (L1/7 on the H200), else two-pass where its group does not fit on chip, else nothing.
+TEST(ShowText, SaysWhichFloorHolds) {
+  nlohmann::json segment = {{"id", 0},
+                            {"graph", 0},
+                            {"launches", {0}},
+                            {"time_ms", 3.386},
+                            {"share", 1.0},
+                            {"floor_ms", 2.054},
+                            {"headroom", 1.65},
+                            {"inputs", {"arg0_1"}},
+                            {"outputs", {"buf0"}},
+                            {"compute_floor_ms", 2.054}};
+  nlohmann::json doc = {{"problem", "7_Matmul"},
+                        {"environment", {{"gpu", "NVIDIA H200"}}},
+                        {"launches", nlohmann::json::array()},
+                        {"segments", {segment}},
+                        {"class", "optimizable"},
+                        {"triton_share", 1.0}};
+  for (const char* key : {"eager_ms", "compiled_ms", "compiled_gpu_ms", "cudagraphs_ms",
+                          "replay_ms", "compile_s", "launch_sum_ms", "launch_sum_over_gpu"}) {
+    doc[key] = nullptr;
+  }
+  const auto says = [&](const char* words) {
+    return report::format_show(doc).find(words) != std::string::npos;
+  };
+  EXPECT_TRUE(says("floor 2.0540 ms (compute: float32 products at the GPU's peak rate)"));
+  doc["segments"][0]["compute_floor_ms"] = 1.0;  // under the memory floor: not the one that holds
+  doc["segments"][0]["floor_passes"] = 2;
+  EXPECT_FALSE(says("(compute:"));
+  EXPECT_TRUE(says("floor 2.0540 ms (two-pass: the group does not fit on chip)"));
+  doc["segments"][0].erase("floor_passes");
+  EXPECT_TRUE(says("floor 2.0540 ms headroom 1.65x"));
+}
+
 }  // namespace
 }  // namespace kernelopt

@@ -151,4 +151,8 @@ std::string to_string(LaunchKind kind);
 std::string to_string(ProblemClass cls);
 nlohmann::json to_json(const DispatchMap& map);
 
+// Whether a launch's or segment's document (to_json) has its floor from a full-float32 product's
+// arithmetic: a compute_floor_ms at least its floor_ms.
+bool compute_floor_holds(const nlohmann::json& doc);
+
 }  // namespace kernelopt::analysis

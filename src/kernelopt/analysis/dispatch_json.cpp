@@ -89,4 +89,11 @@ nlohmann::json to_json(const DispatchMap& map) {
   return doc;
 }
 
+bool compute_floor_holds(const nlohmann::json& doc) {
+  const auto floor = doc.find("floor_ms");
+  const auto compute = doc.find("compute_floor_ms");
+  return floor != doc.end() && compute != doc.end() && floor->is_number() && compute->is_number() &&
+         compute->get<double>() >= floor->get<double>();
+}
+
 }  // namespace kernelopt::analysis

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "kernelopt/analysis/dispatch.hpp"
+
 namespace kernelopt::report {
 
 namespace {
@@ -50,13 +52,10 @@ std::string format_show(const nlohmann::json& doc) {
   out += "\nsegments (consecutive Triton launches, the unit kernelopt replaces):\n";
   for (const auto& s : doc["segments"]) {
     // Which floor holds: the arithmetic of full-float32 products where it is the larger.
-    const bool compute = s.contains("compute_floor_ms") && s["compute_floor_ms"].is_number() &&
-                         s["floor_ms"].is_number() &&
-                         s["compute_floor_ms"].get<double>() >= s["floor_ms"].get<double>();
-    const char* why = compute ? " (compute: float32 products at the GPU's peak rate)"
-                      : s.value("floor_passes", 1) == 2
-                          ? " (two-pass: the group does not fit on chip)"
-                          : "";
+    const char* why =
+        analysis::compute_floor_holds(s)  ? " (compute: float32 products at the GPU's peak rate)"
+        : s.value("floor_passes", 1) == 2 ? " (two-pass: the group does not fit on chip)"
+                                          : "";
     out += fmt::format("  seg{} graph {} launches {} | {} ms ({:.1f}%) floor {} ms{} headroom {}\n",
                        s.value("id", 0), s.value("graph", 0), s["launches"].dump(),
                        num(s["time_ms"], "{:.4f}"), 100.0 * s.value("share", 0.0),

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "kernelopt/analysis/dispatch.hpp"
+
 namespace kernelopt::search {
 
 namespace {
@@ -44,7 +46,7 @@ std::optional<double> one_pass_floor(const nlohmann::json& segment) {
   const double reread = number("reread_bytes");
   if (floor <= 0 || bytes <= 0 || reread <= 0) return std::nullopt;
   // Where a product's arithmetic sets the floor, no memory floor is what is left to reach.
-  if (number("compute_floor_ms") >= floor) return std::nullopt;
+  if (analysis::compute_floor_holds(segment)) return std::nullopt;
   return floor * bytes / (bytes + reread);
 }
 
@@ -57,9 +59,7 @@ SegmentProfile segment_profile(const nlohmann::json& segment) {
     p.floor_ms = segment.at("floor_ms").get<double>();
   }
   p.one_pass_floor_ms = one_pass_floor(segment);
-  p.compute_floor = p.floor_ms && segment.contains("compute_floor_ms") &&
-                    segment.at("compute_floor_ms").is_number() &&
-                    segment.at("compute_floor_ms").get<double>() >= *p.floor_ms;
+  p.compute_floor = analysis::compute_floor_holds(segment);
   return p;
 }
 
