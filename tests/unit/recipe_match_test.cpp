@@ -1,7 +1,5 @@
 // The reduce_dim recipe is matched on real H200 captures, and only where it applies; the candidate
 // it writes is Python that calls the recipe with the matched op and dim.
-#include "kernelopt/search/recipe_match.hpp"
-
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -11,6 +9,9 @@
 #include <unistd.h>
 
 #include <gtest/gtest.h>
+
+#include "kernelopt/propose/registry.hpp"
+#include "kernelopt/propose/transforms.hpp"
 
 namespace kernelopt {
 namespace {
@@ -41,14 +42,14 @@ Captured real(const std::string& name) {
   return parsed(real_text(name));
 }
 
-std::optional<search::RecipeMatch> first_match(const Captured& c) {
+std::optional<propose::Match> first_match(const Captured& c) {
   for (const auto& segment : c.map.segments) {
-    if (auto m = search::match_reduce_dim(c.run.code, c.map, segment)) return m;
+    if (auto m = propose::match_reduce_dim(c.run.code, c.map, segment)) return m;
   }
   return std::nullopt;
 }
 
-TEST(RecipeMatch, ReductionsOverAMiddleDimension) {
+TEST(Match, ReductionsOverAMiddleDimension) {
   const auto argmax = first_match(real("h200_level1_51_Argmax_over_a_dimension_graph_0.py"));
   ASSERT_TRUE(argmax.has_value());
   EXPECT_EQ(argmax->recipe, "reduce_dim");
@@ -57,16 +58,16 @@ TEST(RecipeMatch, ReductionsOverAMiddleDimension) {
   ASSERT_TRUE(sum.has_value());  // sum.dim_IntList(x, [1], True): keepdim is fine
   EXPECT_EQ(sum->params, (nlohmann::json{{"op", "sum"}, {"dim", 1}, {"columns", 4095}}));
   // 4095 columns: the tiles the H200 chose (8 x 128 first).
-  EXPECT_EQ(search::recipe_settings(*sum).front(),
+  EXPECT_EQ(propose::initial_settings(*sum).front(),
             (nlohmann::json{{"rows_per_step", 8}, {"cols_per_program", 128}, {"num_warps", 4}}));
   // Seven columns (a reduction over the channels of [N, C, 7]): 16-column tiles, 32 rows a step.
-  search::RecipeMatch narrow = *sum;
+  propose::Match narrow = *sum;
   narrow.params["columns"] = 7;
-  EXPECT_EQ(search::recipe_settings(narrow).front(),
+  EXPECT_EQ(propose::initial_settings(narrow).front(),
             (nlohmann::json{{"rows_per_step", 32}, {"cols_per_program", 16}, {"num_warps", 4}}));
 }
 
-TEST(RecipeMatch, NotWhereItDoesNotApply) {
+TEST(Match, NotWhereItDoesNotApply) {
   // Elementwise, a norm (several ops), softmax over the innermost dim, a pooling, a scan.
   for (const char* name :
        {"h200_level1_19_ReLU_graph_0.py", "h200_level1_35_GroupNorm__graph_0.py",
@@ -77,14 +78,14 @@ TEST(RecipeMatch, NotWhereItDoesNotApply) {
   }
 }
 
-std::optional<search::RecipeMatch> first_row_match(const Captured& c) {
+std::optional<propose::Match> first_row_match(const Captured& c) {
   for (const auto& segment : c.map.segments) {
-    if (auto m = search::match_row_two_pass(c.run.code, c.map, segment)) return m;
+    if (auto m = propose::match_row_two_pass(c.run.code, c.map, segment)) return m;
   }
   return std::nullopt;
 }
 
-TEST(RecipeMatch, RowTwoPassOnOnlineSoftmax) {
+TEST(Match, RowTwoPassOnOnlineSoftmax) {
   const Captured c = real("h200_level1_23_Softmax_graph_0.py");
   const auto m = first_row_match(c);
   ASSERT_TRUE(m.has_value());
@@ -92,30 +93,30 @@ TEST(RecipeMatch, RowTwoPassOnOnlineSoftmax) {
   EXPECT_EQ(m->params, (nlohmann::json{{"op", "softmax"}, {"row_bytes", 393216 * 4}}));
   EXPECT_NE(m->why.find("f32[4096, 393216]"), std::string::npos) << m->why;
   // match_recipe tries reduce_dim first, which refuses softmax, then row_two_pass.
-  const auto any = search::match_recipe(c.run.code, c.map, c.map.segments.at(0));
+  const auto any = propose::match_recipe(c.run.code, c.map, c.map.segments.at(0));
   ASSERT_TRUE(any.has_value());
   EXPECT_EQ(any->recipe, "row_two_pass");
   // Rows of 1.5 MB: a fourth setting splits each row among programs (split 0: the recipe sizes
   // it), and its neighbours do not double an automatic split.
-  const auto settings = search::recipe_settings(*any);
+  const auto settings = propose::initial_settings(*any);
   ASSERT_EQ(settings.size(), 4U);
   EXPECT_EQ(settings.back().at("split"), 0);
-  for (const auto& next : search::recipe_neighbours(*any, settings.back())) {
+  for (const auto& next : propose::neighbours_of(*any, settings.back())) {
     EXPECT_EQ(next.at("split"), 0) << next;
   }
   nlohmann::json fixed = settings.back();
   fixed["split"] = 8;
   bool halves = false;
-  for (const auto& next : search::recipe_neighbours(*any, fixed)) {
+  for (const auto& next : propose::neighbours_of(*any, fixed)) {
     halves = halves || next.at("split") == 4;
   }
   EXPECT_TRUE(halves);
-  EXPECT_NE(search::candidate_source(*any, 0, settings.back())
-                .find("\"softmax\", 4096, 8, 4, 1, split=0)"),
-            std::string::npos);
+  EXPECT_NE(
+      propose::source_of(*any, 0, settings.back()).find("\"softmax\", 4096, 8, 4, 1, split=0)"),
+      std::string::npos);
 }
 
-TEST(RecipeMatch, RowTwoPassOnL2NormalizationAsPowers) {
+TEST(Match, RowTwoPassOnL2NormalizationAsPowers) {
   // torch.norm(x, p=2, dim=1, keepdim=True) on the GPU: pow 2, sum, pow 0.5, div (the first
   // optimize run on the H200 found no match: the matcher knew only linalg_vector_norm).
   const auto m = first_row_match(real("h200_level1_39_L2Norm__graph_0.py"));
@@ -126,7 +127,7 @@ TEST(RecipeMatch, RowTwoPassOnL2NormalizationAsPowers) {
   EXPECT_FALSE(first_row_match(real("h200_level1_37_FrobeniusNorm__graph_0.py")).has_value());
 }
 
-TEST(RecipeMatch, RowTwoPassNotWhereItDoesNotApply) {
+TEST(Match, RowTwoPassNotWhereItDoesNotApply) {
   // Elementwise, a norm over groups, a reduction over a middle dim, a scan, a loss (softmax
   // followed by a gather and a mean), a pooling.
   for (const char* name :
@@ -139,15 +140,15 @@ TEST(RecipeMatch, RowTwoPassNotWhereItDoesNotApply) {
   }
 }
 
-TEST(RecipeMatch, CrossEntropyOverThreeLaunches) {
+TEST(Match, CrossEntropyOverThreeLaunches) {
   const Captured c = real("h200_level1_95_CrossEntropyLoss_graph_0.py");
   ASSERT_EQ(c.map.segments.size(), 1U);
   ASSERT_EQ(c.map.segments[0].launches.size(), 3U);
-  const auto m = search::match_cross_entropy(c.run.code, c.map, c.map.segments[0]);
+  const auto m = propose::match_cross_entropy(c.run.code, c.map, c.map.segments[0]);
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->params, (nlohmann::json{{"reduction", "mean"}, {"ignore_index", -100}}));
   EXPECT_NE(m->why.find("f32[32768, 4096] logits, i64 targets"), std::string::npos) << m->why;
-  const auto any = search::match_recipe(c.run.code, c.map, c.map.segments[0]);
+  const auto any = propose::match_recipe(c.run.code, c.map, c.map.segments[0]);
   ASSERT_TRUE(any.has_value());
   EXPECT_EQ(any->recipe, "cross_entropy");
   // Softmax alone, a norm, an arg-reduction, a scan, elementwise: not a cross-entropy.
@@ -158,14 +159,14 @@ TEST(RecipeMatch, CrossEntropyOverThreeLaunches) {
     SCOPED_TRACE(name);
     const Captured other = real(name);
     for (const auto& segment : other.map.segments) {
-      EXPECT_FALSE(search::match_cross_entropy(other.run.code, other.map, segment).has_value());
+      EXPECT_FALSE(propose::match_cross_entropy(other.run.code, other.map, segment).has_value());
     }
   }
 }
 
-TEST(RecipeMatch, ScanForwardAndMasked) {
+TEST(Match, ScanForwardAndMasked) {
   const Captured plain = real("h200_level1_89_cumsum_graph_0.py");
-  const auto m = search::match_scan(plain.run.code, plain.map, plain.map.segments.at(0));
+  const auto m = propose::match_scan(plain.run.code, plain.map, plain.map.segments.at(0));
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->params, (nlohmann::json{{"x", "arg0_1"},
                                        {"mask", nullptr},
@@ -174,7 +175,7 @@ TEST(RecipeMatch, ScanForwardAndMasked) {
                                        {"minus", false},
                                        {"columns", 32768}}));
   const Captured masked = real("h200_level1_93_masked_cumsum_graph_0.py");
-  const auto mm = search::match_recipe(masked.run.code, masked.map, masked.map.segments.at(0));
+  const auto mm = propose::match_recipe(masked.run.code, masked.map, masked.map.segments.at(0));
   ASSERT_TRUE(mm.has_value());
   EXPECT_EQ(mm->recipe, "scan");
   EXPECT_EQ(mm->params, (nlohmann::json{{"x", "arg0_1"},
@@ -190,18 +191,18 @@ TEST(RecipeMatch, ScanForwardAndMasked) {
     SCOPED_TRACE(name);
     const Captured other = real(name);
     for (const auto& segment : other.map.segments) {
-      EXPECT_FALSE(search::match_scan(other.run.code, other.map, segment).has_value());
+      EXPECT_FALSE(propose::match_scan(other.run.code, other.map, segment).has_value());
     }
   }
 }
 
 // The reversed scan, cumsum(x.flip(1), 1).flip(1), as Inductor compiles it on the H200: a scan
 // kernel reading prims.rev(x) and a pointwise kernel writing prims.rev(scan) (two launches).
-TEST(RecipeMatch, ScanReversedOnTheRealCapture) {
+TEST(Match, ScanReversedOnTheRealCapture) {
   const Captured c = real("h200_level1_91_cumsum_reverse_graph_0.py");
   ASSERT_EQ(c.map.segments.size(), 1U);
   EXPECT_EQ(c.map.segments[0].launches.size(), 2U);
-  const auto m = search::match_recipe(c.run.code, c.map, c.map.segments[0]);
+  const auto m = propose::match_recipe(c.run.code, c.map, c.map.segments[0]);
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->recipe, "scan");
   EXPECT_EQ(m->params, (nlohmann::json{{"x", "arg0_1"},
@@ -214,7 +215,7 @@ TEST(RecipeMatch, ScanReversedOnTheRealCapture) {
 
 // The same with aten.flip nodes (the form before decomposition), written into the real cumsum
 // capture's fragment; a flip over another dimension is refused.
-TEST(RecipeMatch, ScanReversedByTwoFlips) {
+TEST(Match, ScanReversedByTwoFlips) {
   const std::string original = real_text("h200_level1_89_cumsum_graph_0.py");
   const std::string type = R"(Tensor "f32[32768, 32768][32768, 1]cuda:0"[num_users=1])";
   const std::string scan_line =
@@ -233,7 +234,7 @@ TEST(RecipeMatch, ScanReversedByTwoFlips) {
         "]), kwargs = {})";
     text.replace(text.find(scan_line), scan_line.size(), lines);
     const Captured c = parsed(text);
-    return search::match_scan(c.run.code, c.map, c.map.segments.at(0));
+    return propose::match_scan(c.run.code, c.map, c.map.segments.at(0));
   };
   const auto reversed = with("1", "-1");
   ASSERT_TRUE(reversed.has_value());
@@ -251,7 +252,7 @@ TEST(RecipeMatch, ScanReversedByTwoFlips) {
 // examples/reverse_cumsum_eager_tanh.py on the H100), written into the real L1/91 capture. The
 // recipe multiplies by 1 / c after the scan; a division by a tensor, a second epilogue or one
 // that does not take the scan's result is refused.
-TEST(RecipeMatch, ScanWithAConstantEpilogue) {
+TEST(Match, ScanWithAConstantEpilogue) {
   const std::string original = real_text("h200_level1_91_cumsum_reverse_graph_0.py");
   const std::string type = R"(Tensor "f32[32768, 32768][32768, 1]cuda:0"[num_users=1])";
   const std::string rev_line = "#   %rev_1 : " + type +
@@ -269,7 +270,7 @@ TEST(RecipeMatch, ScanWithAConstantEpilogue) {
     const std::string lines = rev_line + epilogue + "#   return %" + returned;
     text.replace(text.find(flip_back), flip_back.size(), lines);
     const Captured c = parsed(text);
-    return search::match_scan(c.run.code, c.map, c.map.segments.at(0));
+    return propose::match_scan(c.run.code, c.map, c.map.segments.at(0));
   };
   const auto over = with(node("div", "div.Tensor", "%rev_1, 4.0"), "div");
   ASSERT_TRUE(over.has_value());
@@ -281,7 +282,7 @@ TEST(RecipeMatch, ScanWithAConstantEpilogue) {
                                           {"scale", 0.25},
                                           {"columns", 32768}}));
   EXPECT_NE(over->why.find("over 4"), std::string::npos) << over->why;
-  const std::string text = search::candidate_source(*over, 0, search::recipe_settings(*over).at(0));
+  const std::string text = propose::source_of(*over, 0, propose::initial_settings(*over).at(0));
   EXPECT_NE(text.find("\"sum\", minus=False, scale=0.25)"), std::string::npos) << text;
   const auto times = with(node("mul", "mul.Tensor", "%rev_1, -2.5"), "mul");
   ASSERT_TRUE(times.has_value());
@@ -300,11 +301,11 @@ TEST(RecipeMatch, ScanWithAConstantEpilogue) {
   EXPECT_FALSE(with(node("mul", "mul.Tensor", "%arg0_1, 2.0"), "rev_1").has_value());
 }
 
-TEST(RecipeMatch, MaxPoolOfAnUnsqueezedInput) {
+TEST(Match, MaxPoolOfAnUnsqueezedInput) {
   // KernelBench L1/41, MaxPool1d(8, stride 1, padding 4, dilation 3) on the H200: a 2-D low-memory
   // max pool of x.unsqueeze(-2).
   const Captured c = real("h200_level1_41_Max_Pooling_1D_graph_0.py");
-  const auto m = search::match_recipe(c.run.code, c.map, c.map.segments.at(0));
+  const auto m = propose::match_recipe(c.run.code, c.map, c.map.segments.at(0));
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->recipe, "pool");
   EXPECT_EQ(m->params, (nlohmann::json{{"op", "max"},
@@ -318,9 +319,9 @@ TEST(RecipeMatch, MaxPoolOfAnUnsqueezedInput) {
                                        {"columns", 65523}}));
   // Stride 1 and a window of 8 along the last dim: the running-max form's two settings first, one
   // output row a program, 256 and 1024 windows of each phase.
-  const auto settings = search::recipe_settings(*m);
+  const auto settings = propose::initial_settings(*m);
   ASSERT_EQ(settings.size(), 5U);
-  const std::string text = search::candidate_source(*m, 0, settings.at(0));
+  const std::string text = propose::source_of(*m, 0, settings.at(0));
   EXPECT_NE(text.find("x = inputs[\"arg0_1\"].unsqueeze(-2)"), std::string::npos) << text;
   EXPECT_NE(text.find("max_pool(x, out, [1, 8], [1, 1], [0, 4], [1, 3], rows=1, block=256, "
                       "num_warps=4, ceil_mode=False, sliding=1)"),
@@ -328,29 +329,29 @@ TEST(RecipeMatch, MaxPoolOfAnUnsqueezedInput) {
       << text;
   EXPECT_EQ(settings.at(1).value("sliding", 0), 1);
   // Its neighbours keep one row a program: they move the windows and the warps only.
-  for (const auto& next : search::recipe_neighbours(*m, settings.at(0))) {
+  for (const auto& next : propose::neighbours_of(*m, settings.at(0))) {
     EXPECT_EQ(next.at("rows"), 1) << next.dump();
     EXPECT_EQ(next.at("sliding"), 1) << next.dump();
   }
   // Then the direct form: rows of 65523 output columns, 1024 and then 256 columns a program; sizes
   // unknown (256 assumed): 4 x 256 once, not twice.
   EXPECT_EQ(settings.at(2).value("sliding", 0), 0);
-  EXPECT_NE(search::candidate_source(*m, 0, settings.at(2))
+  EXPECT_NE(propose::source_of(*m, 0, settings.at(2))
                 .find("max_pool(x, out, [1, 8], [1, 1], [0, 4], [1, 3], rows=1, block=1024, "
                       "num_warps=4, ceil_mode=False)"),
             std::string::npos);
-  search::RecipeMatch unknown = *m;
+  propose::Match unknown = *m;
   unknown.params.erase("columns");
-  const auto unknown_settings = search::recipe_settings(unknown);
+  const auto unknown_settings = propose::initial_settings(unknown);
   EXPECT_EQ(std::vector<nlohmann::json>(unknown_settings.begin() + 2, unknown_settings.end()),
             (std::vector<nlohmann::json>{{{"rows", 4}, {"block", 256}, {"num_warps", 4}},
                                          {{"rows", 8}, {"block", 256}, {"num_warps", 8}}}));
   // A window of 3 or a stride of 2 along the last dim: the direct form only.
   for (const auto& [kernel, stride] : {std::pair{3, 1}, std::pair{8, 2}}) {
-    search::RecipeMatch other = *m;
+    propose::Match other = *m;
     other.params["kernel"] = {1, kernel};
     other.params["stride"] = {1, stride};
-    for (const auto& s : search::recipe_settings(other)) {
+    for (const auto& s : propose::initial_settings(other)) {
       EXPECT_EQ(s.value("sliding", 0), 0) << kernel << " " << stride;
     }
   }
@@ -360,7 +361,7 @@ TEST(RecipeMatch, MaxPoolOfAnUnsqueezedInput) {
     SCOPED_TRACE(name);
     const Captured other = real(name);
     for (const auto& segment : other.map.segments) {
-      EXPECT_FALSE(search::match_pool(other.run.code, other.map, segment).has_value());
+      EXPECT_FALSE(propose::match_pool(other.run.code, other.map, segment).has_value());
     }
   }
 }
@@ -369,7 +370,7 @@ TEST(RecipeMatch, MaxPoolOfAnUnsqueezedInput) {
 // with its fragment edited into each form: the mean with eps inside the root (an RMS norm), rsqrt
 // and a multiply, F.normalize's clamp, a weight along the row; and the forms the recipe does not
 // compute, refused.
-TEST(RecipeMatch, NormFormsOnTheEditedL2NormCapture) {
+TEST(Match, NormFormsOnTheEditedL2NormCapture) {
   const std::string original = real_text("h200_level1_39_L2Norm__graph_0.py");
   const std::string big = R"(Tensor "f32[32768, 65535][65535, 1]cuda:0"[num_users=1])";
   const std::string small = R"(Tensor "f32[32768, 1][1, 1]cuda:0"[num_users=1])";
@@ -390,7 +391,7 @@ TEST(RecipeMatch, NormFormsOnTheEditedL2NormCapture) {
     const std::size_t to = text.find(last) + last.size();
     text.replace(from, to - from, placeholder + lines + "#   return %out");
     const Captured c = parsed(text);
-    return search::match_norm(c.run.code, c.map, c.map.segments.at(0));
+    return propose::match_norm(c.run.code, c.map, c.map.segments.at(0));
   };
   const std::string square = node("pow_1", big, "aten.pow.Tensor_Scalar", "%arg0_1, 2");
   const std::string total = node("sum_1", small, "aten.sum.dim_IntList", "%pow_1, [1], True");
@@ -414,7 +415,7 @@ TEST(RecipeMatch, NormFormsOnTheEditedL2NormCapture) {
                                            {"row_bytes", 65535 * 4}}));
   // The unedited capture is the same form (row_two_pass takes it first in match_recipe).
   const Captured c39 = real("h200_level1_39_L2Norm__graph_0.py");
-  EXPECT_EQ(search::match_norm(c39.run.code, c39.map, c39.map.segments.at(0))->params,
+  EXPECT_EQ(propose::match_norm(c39.run.code, c39.map, c39.map.segments.at(0))->params,
             plain->params);
 
   // RMS: mean of squares + eps, rsqrt, x * that, times a weight of the row's length (nn.RMSNorm).
@@ -462,7 +463,7 @@ TEST(RecipeMatch, NormFormsOnTheEditedL2NormCapture) {
     padded.replace(padded.find(x_type), x_type.size(),
                    R"("f32[32768, 65535][65536, 1]cuda:0" = )" + from);
     const Captured c = parsed(padded);
-    EXPECT_FALSE(search::match_norm(c.run.code, c.map, c.map.segments.at(0)));
+    EXPECT_FALSE(propose::match_norm(c.run.code, c.map, c.map.segments.at(0)));
   }
   // Refused: eps outside the root (norm + eps), a cube, no keepdim, x / rsqrt, a negative or
   // infinite eps, a clamp of rsqrt, a weight of the wrong length or a graph input's own square,
@@ -501,7 +502,7 @@ TEST(RecipeMatch, NormFormsOnTheEditedL2NormCapture) {
 // channels (pow, mean, add, sqrt, div), F.normalize over the channels (pow, sum, pow 0.5,
 // clamp_min, expand, div) and nn.RMSNorm over long rows (pow, mean, add, rsqrt, mul, mul by the
 // weight, in Inductor's `_fused_rms_norm` kernel): each a norm_dim match with its form.
-TEST(RecipeMatch, NormDimOnTheRealCaptures) {
+TEST(Match, NormDimOnTheRealCaptures) {
   struct Case {
     const char* file;
     nlohmann::json params;
@@ -544,13 +545,13 @@ TEST(RecipeMatch, NormDimOnTheRealCaptures) {
     SCOPED_TRACE(file);
     const Captured c = real(file);
     ASSERT_EQ(c.map.segments.size(), 1U);
-    const auto m = search::match_recipe(c.run.code, c.map, c.map.segments.at(0));
+    const auto m = propose::match_recipe(c.run.code, c.map, c.map.segments.at(0));
     ASSERT_TRUE(m.has_value());
     EXPECT_EQ(m->recipe, "norm_dim");
     EXPECT_EQ(m->params, params);
     // No other recipe claims them first, and the norm matcher claims none of the other captures'
     // segments it should not: reductions, softmax, group norms, scans, pools.
-    EXPECT_FALSE(search::match_reduce_dim(c.run.code, c.map, c.map.segments.at(0)));
+    EXPECT_FALSE(propose::match_reduce_dim(c.run.code, c.map, c.map.segments.at(0)));
   }
   for (const char* other :
        {"h200_level1_47_Sum_reduction_over_a_dimension_graph_0.py",
@@ -560,7 +561,7 @@ TEST(RecipeMatch, NormDimOnTheRealCaptures) {
     SCOPED_TRACE(other);
     const Captured c = real(other);
     for (const auto& segment : c.map.segments) {
-      EXPECT_FALSE(search::match_norm(c.run.code, c.map, segment));
+      EXPECT_FALSE(propose::match_norm(c.run.code, c.map, segment));
     }
   }
 }
@@ -568,20 +569,20 @@ TEST(RecipeMatch, NormDimOnTheRealCaptures) {
 // norm_dim's candidates: a short middle dim is first held whole in registers, then walked in
 // reduce_dim's tiles; the innermost gets row_two_pass's settings; all are Python that calls the
 // recipe with the form's parameters.
-TEST(RecipeMatch, NormDimCandidates) {
-  const search::RecipeMatch middle{"norm_dim",
-                                   {{"x", "arg0_1"},
-                                    {"dim", 1},
-                                    {"size", 80},
-                                    {"p", 2},
-                                    {"mean", true},
-                                    {"eps", 1e-06},
-                                    {"clamp", 0.0},
-                                    {"weight", nullptr},
-                                    {"last", false},
-                                    {"columns", 9216}},
-                                   "RMS"};
-  const auto settings = search::recipe_settings(middle);
+TEST(Match, NormDimCandidates) {
+  const propose::Match middle{"norm_dim",
+                              {{"x", "arg0_1"},
+                               {"dim", 1},
+                               {"size", 80},
+                               {"p", 2},
+                               {"mean", true},
+                               {"eps", 1e-06},
+                               {"clamp", 0.0},
+                               {"weight", nullptr},
+                               {"last", false},
+                               {"columns", 9216}},
+                              "RMS"};
+  const auto settings = propose::initial_settings(middle);
   ASSERT_EQ(settings.size(), 4U);
   // 80 rows padded to 128: 32 and 16 columns make 4096 and 2048 elements.
   EXPECT_EQ(settings.at(0),
@@ -590,34 +591,35 @@ TEST(RecipeMatch, NormDimCandidates) {
             (nlohmann::json{{"rows_per_step", 0}, {"cols_per_program", 16}, {"num_warps", 4}}));
   EXPECT_EQ(settings.at(2).at("rows_per_step"), 8);
   // Held whole, the neighbours vary the columns and warps only, within 32768 elements.
-  const auto resident = search::recipe_neighbours(middle, settings.at(0));
+  const auto resident = propose::neighbours_of(middle, settings.at(0));
   ASSERT_FALSE(resident.empty());
   for (const auto& n : resident) {
     EXPECT_EQ(n.at("rows_per_step"), 0) << n;
     EXPECT_LE(n.at("cols_per_program").get<long>() * 128, 32768) << n;
   }
-  const std::string resident_text = search::candidate_source(middle, 2, settings.at(0));
+  const std::string resident_text = propose::source_of(middle, 2, settings.at(0));
   EXPECT_NE(resident_text.find("rows_per_step=0, cols_per_program=32, num_warps=8)"),
             std::string::npos)
       << resident_text;
   // A long dimension is walked only.
   nlohmann::json long_params = middle.params;
   long_params["size"] = 5000;
-  EXPECT_EQ(search::recipe_settings({"norm_dim", long_params, "RMS"}).at(0).at("rows_per_step"), 8);
-  const std::string text = search::candidate_source(middle, 2, settings.at(2));
+  EXPECT_EQ(propose::initial_settings({"norm_dim", long_params, "RMS"}).at(0).at("rows_per_step"),
+            8);
+  const std::string text = propose::source_of(middle, 2, settings.at(2));
   EXPECT_NE(text.find("from kernelopt.recipes.norm_dim import norm_dim"), std::string::npos);
   EXPECT_NE(text.find("norm_dim(x, out, 1, p=2, mean=True, eps=1e-06, clamp=0, weight=weight,"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("rows_per_step=8, cols_per_program=128, num_warps=4)"), std::string::npos)
       << text;
-  for (const auto& n : search::recipe_neighbours(middle, settings.at(2))) {
+  for (const auto& n : propose::neighbours_of(middle, settings.at(2))) {
     EXPECT_NE(n.at("rows_per_step"), 0) << n;
   }
   // Few columns after the dimension: tiles as wide as they are, held whole or walked.
   nlohmann::json narrow_params = middle.params;
   narrow_params["columns"] = 20;
-  const auto narrow = search::recipe_settings({"norm_dim", narrow_params, "RMS"});
+  const auto narrow = propose::initial_settings({"norm_dim", narrow_params, "RMS"});
   EXPECT_EQ(narrow.at(0).at("cols_per_program"), 32);
   EXPECT_EQ(narrow.at(2).at("cols_per_program"), 32);
   EXPECT_NE(narrow.at(2).at("rows_per_step"), 0);
@@ -625,12 +627,12 @@ TEST(RecipeMatch, NormDimCandidates) {
   row_params["last"] = true;
   row_params["weight"] = "arg1_1";
   row_params["row_bytes"] = 160000;
-  const search::RecipeMatch row{"norm_dim", row_params, "RMS"};
-  const auto row_settings = search::recipe_settings(row);
+  const propose::Match row{"norm_dim", row_params, "RMS"};
+  const auto row_settings = propose::initial_settings(row);
   // Rows of 160 kB: the split setting is among the starts.
   EXPECT_TRUE(std::any_of(row_settings.begin(), row_settings.end(),
                           [](const auto& s) { return s.contains("split"); }));
-  const std::string row_text = search::candidate_source(row, 0, row_settings.at(0));
+  const std::string row_text = propose::source_of(row, 0, row_settings.at(0));
   EXPECT_NE(row_text.find("weight = inputs[\"arg1_1\"]"), std::string::npos) << row_text;
   EXPECT_NE(row_text.find("block=4096, num_warps=16, programs_per_sm=0, reverse=True, split=1)"),
             std::string::npos)
@@ -650,10 +652,10 @@ TEST(RecipeMatch, NormDimCandidates) {
 // cumsum(cat([zeros, x[:, :-1]]), 1) and cumsum(pad(x[:, :-1], (1, 0)), 1) are the recipe's
 // exclusive scan; cumsum(cat([zeros, x]), 1) its inclusive scan with the zero in front (one more
 // column). Edited captures: the shifts the recipe does not compute are refused.
-TEST(RecipeMatch, ScanOfAShiftedInput) {
+TEST(Match, ScanOfAShiftedInput) {
   const auto scan_of = [](const std::string& text) {
     const Captured c = parsed(text);
-    return search::match_scan(c.run.code, c.map, c.map.segments.at(0));
+    return propose::match_scan(c.run.code, c.map, c.map.segments.at(0));
   };
   const std::string cat_text = real_text("h100_example_exclusive_cumsum_cat_graph_0.py");
   const auto cat = scan_of(cat_text);
@@ -677,12 +679,12 @@ TEST(RecipeMatch, ScanOfAShiftedInput) {
   EXPECT_EQ(prepend->params.at("columns"), 30001);
   // The candidates: the exclusive flag; one more output column and the prepend flag.
   const std::string exclusive_source =
-      search::candidate_source(*cat, 0, search::recipe_settings(*cat).at(0));
+      propose::source_of(*cat, 0, propose::initial_settings(*cat).at(0));
   EXPECT_NE(exclusive_source.find("out.view(-1, n),"), std::string::npos) << exclusive_source;
   EXPECT_NE(exclusive_source.find("minus=False, exclusive=True)"), std::string::npos)
       << exclusive_source;
   const std::string prepend_source =
-      search::candidate_source(*prepend, 0, search::recipe_settings(*prepend).at(0));
+      propose::source_of(*prepend, 0, propose::initial_settings(*prepend).at(0));
   EXPECT_NE(prepend_source.find("out.view(-1, n + 1),"), std::string::npos) << prepend_source;
   EXPECT_NE(prepend_source.find("minus=False, prepend=True)"), std::string::npos) << prepend_source;
   // Refused: a lead that is not the neutral element, a slice that drops two elements or starts
@@ -706,15 +708,15 @@ TEST(RecipeMatch, ScanOfAShiftedInput) {
   EXPECT_FALSE(scan_of(edited(pad_text, "(%slice_1, [1, 0], 0.0)", "(%slice_1, [1, 0], 1.0)")));
   // The plain scans keep their parameters: no exclusive or prepend key appears.
   const Captured plain = real("h200_level1_89_cumsum_graph_0.py");
-  const auto inclusive = search::match_scan(plain.run.code, plain.map, plain.map.segments.at(0));
+  const auto inclusive = propose::match_scan(plain.run.code, plain.map, plain.map.segments.at(0));
   ASSERT_TRUE(inclusive.has_value());
   EXPECT_FALSE(inclusive->params.contains("exclusive"));
   EXPECT_FALSE(inclusive->params.contains("prepend"));
 }
 
-TEST(RecipeMatch, CandidateSourceIsPythonThatCallsTheRecipe) {
-  const search::RecipeMatch m{"reduce_dim", {{"op", "min"}, {"dim", 2}}, "aten.amin over dim 2"};
-  const std::string text = search::candidate_source(m, 3, {{"rows_per_step", 2}});
+TEST(Match, CandidateSourceIsPythonThatCallsTheRecipe) {
+  const propose::Match m{"reduce_dim", {{"op", "min"}, {"dim", 2}}, "aten.amin over dim 2"};
+  const std::string text = propose::source_of(m, 3, {{"rows_per_step", 2}});
   EXPECT_NE(text.find("from kernelopt.recipes.reduce_dim import reduce_dim"), std::string::npos);
   EXPECT_NE(text.find("reduce_dim(x, out, 2, \"min\", 2, 256, 4)"), std::string::npos);
   const fs::path tmp = fs::temp_directory_path() /
@@ -723,9 +725,9 @@ TEST(RecipeMatch, CandidateSourceIsPythonThatCallsTheRecipe) {
   const std::string command =
       "python3 -c \"import ast,sys; ast.parse(open(sys.argv[1]).read())\" " + tmp.string();
   EXPECT_EQ(std::system(command.c_str()), 0);
-  const search::RecipeMatch row{"row_two_pass", {{"op", "log_softmax"}}, "log_softmax"};
+  const propose::Match row{"row_two_pass", {{"op", "log_softmax"}}, "log_softmax"};
   const std::string row_text =
-      search::candidate_source(row, 0, {{"block", 1024}, {"num_warps", 4}, {"reverse", 0}});
+      propose::source_of(row, 0, {{"block", 1024}, {"num_warps", 4}, {"reverse", 0}});
   EXPECT_NE(row_text.find("from kernelopt.recipes.row_two_pass import row_two_pass"),
             std::string::npos);
   EXPECT_NE(
@@ -734,16 +736,16 @@ TEST(RecipeMatch, CandidateSourceIsPythonThatCallsTheRecipe) {
       << row_text;
   std::ofstream(tmp) << row_text;
   EXPECT_EQ(std::system(command.c_str()), 0);
-  const search::RecipeMatch ce{
+  const propose::Match ce{
       "cross_entropy", {{"reduction", "sum"}, {"ignore_index", 3}}, "cross-entropy"};
-  const std::string ce_text = search::candidate_source(ce, 1, {{"rows", 4}});
+  const std::string ce_text = propose::source_of(ce, 1, {{"rows", 4}});
   EXPECT_NE(ce_text.find("cross_entropy(x, target, out, \"sum\", 3, 4, 8)"), std::string::npos)
       << ce_text;
   std::ofstream(tmp) << ce_text;
   EXPECT_EQ(std::system(command.c_str()), 0);
-  const search::RecipeMatch scan{
+  const propose::Match scan{
       "scan", {{"x", "arg0_1"}, {"mask", "arg1_1"}, {"reverse", true}}, "reversed cumsum"};
-  const std::string scan_text = search::candidate_source(scan, 0, {{"block", 2048}});
+  const std::string scan_text = propose::source_of(scan, 0, {{"block", 2048}});
   EXPECT_NE(scan_text.find("mask = inputs[\"arg1_1\"]"), std::string::npos) << scan_text;
   EXPECT_NE(scan_text.find("True, 1, 2048, 4, \"sum\", minus=False)"), std::string::npos)
       << scan_text;
@@ -755,7 +757,7 @@ TEST(RecipeMatch, CandidateSourceIsPythonThatCallsTheRecipe) {
 // Average pooling on real H200 captures: 1-D (a 2-D pool of x.unsqueeze(-2)), 2-D with padding
 // (KernelBench L1/45 and an example of ours) and 3-D; the candidate calls avg_pool with ATen's
 // defaults for the flags the graph leaves out.
-TEST(RecipeMatch, AveragePools) {
+TEST(Match, AveragePools) {
   struct Case {
     const char* file;
     nlohmann::json params;
@@ -810,22 +812,22 @@ TEST(RecipeMatch, AveragePools) {
     SCOPED_TRACE(c.file);
     const Captured cap = real(c.file);
     ASSERT_EQ(cap.map.segments.size(), 1U);
-    const auto m = search::match_recipe(cap.run.code, cap.map, cap.map.segments[0]);
+    const auto m = propose::match_recipe(cap.run.code, cap.map, cap.map.segments[0]);
     ASSERT_TRUE(m.has_value());
     EXPECT_EQ(m->recipe, "pool");
     EXPECT_EQ(m->params, c.params);
-    const std::string text = search::candidate_source(*m, 0, search::recipe_settings(*m).at(0));
+    const std::string text = propose::source_of(*m, 0, propose::initial_settings(*m).at(0));
     EXPECT_NE(text.find("from kernelopt.recipes.pool import avg_pool"), std::string::npos);
     EXPECT_NE(text.find(c.call), std::string::npos) << text;
   }
   const auto l45 = real("h200_level1_45_Average_Pooling_2D_graph_0.py");
-  const auto m45 = search::match_recipe(l45.run.code, l45.map, l45.map.segments.at(0));
+  const auto m45 = propose::match_recipe(l45.run.code, l45.map, l45.map.segments.at(0));
   ASSERT_TRUE(m45.has_value());
   EXPECT_EQ(m45->params.at("op"), "avg");
 }
 
 // Reductions over a middle dimension beyond sum/max/argmax: mean.dim, prod.dim_int, argmin.
-TEST(RecipeMatch, MeanProdArgminOverAMiddleDimension) {
+TEST(Match, MeanProdArgminOverAMiddleDimension) {
   const std::vector<std::tuple<const char*, const char*, int>> cases = {
       {"h200_example_mean_middle_graph_0.py", "mean", 2100},
       {"h200_example_prod_middle_graph_0.py", "prod", 30000},
@@ -839,9 +841,9 @@ TEST(RecipeMatch, MeanProdArgminOverAMiddleDimension) {
 }
 
 // cumprod, and cumsum(x) - x (an exclusive sum as a model writes it), on real H200 captures.
-TEST(RecipeMatch, CumprodAndCumsumMinusTheElement) {
+TEST(Match, CumprodAndCumsumMinusTheElement) {
   const auto prod = real("h200_example_cumprod_rows_graph_0.py");
-  const auto mp = search::match_recipe(prod.run.code, prod.map, prod.map.segments.at(0));
+  const auto mp = propose::match_recipe(prod.run.code, prod.map, prod.map.segments.at(0));
   ASSERT_TRUE(mp.has_value());
   EXPECT_EQ(mp->recipe, "scan");
   EXPECT_EQ(mp->params, (nlohmann::json{{"x", "arg0_1"},
@@ -851,7 +853,7 @@ TEST(RecipeMatch, CumprodAndCumsumMinusTheElement) {
                                         {"minus", false},
                                         {"columns", 12000}}));
   const auto ex = real("h200_example_exclusive_cumsum_graph_0.py");
-  const auto me = search::match_recipe(ex.run.code, ex.map, ex.map.segments.at(0));
+  const auto me = propose::match_recipe(ex.run.code, ex.map, ex.map.segments.at(0));
   ASSERT_TRUE(me.has_value());
   EXPECT_EQ(me->params, (nlohmann::json{{"x", "arg0_1"},
                                         {"mask", nullptr},
@@ -859,22 +861,22 @@ TEST(RecipeMatch, CumprodAndCumsumMinusTheElement) {
                                         {"op", "sum"},
                                         {"minus", true},
                                         {"columns", 15000}}));
-  const std::string text = search::candidate_source(*me, 0, search::recipe_settings(*me).at(0));
+  const std::string text = propose::source_of(*me, 0, propose::initial_settings(*me).at(0));
   EXPECT_NE(text.find("\"sum\", minus=True)"), std::string::npos) << text;
 }
 
 // Scans of short rows: a chunk as long as the row and several rows a program (rows of 100: chunks
 // of 128, 16, 32 and 8 rows); long rows keep one row a program in wide chunks.
-TEST(RecipeMatch, ScanSettingsFitShortRows) {
-  search::RecipeMatch m{"scan",
-                        {{"x", "arg0_1"},
-                         {"mask", nullptr},
-                         {"reverse", false},
-                         {"op", "sum"},
-                         {"minus", false},
-                         {"columns", 100}},
-                        "cumsum"};
-  const auto short_rows = search::recipe_settings(m);
+TEST(Match, ScanSettingsFitShortRows) {
+  propose::Match m{"scan",
+                   {{"x", "arg0_1"},
+                    {"mask", nullptr},
+                    {"reverse", false},
+                    {"op", "sum"},
+                    {"minus", false},
+                    {"columns", 100}},
+                   "cumsum"};
+  const auto short_rows = propose::initial_settings(m);
   ASSERT_EQ(short_rows.size(), 3U);
   for (const auto& s : short_rows) {
     EXPECT_EQ(s.at("block"), 128) << s;
@@ -882,16 +884,16 @@ TEST(RecipeMatch, ScanSettingsFitShortRows) {
   EXPECT_EQ(short_rows[0].at("rows"), 16);
   EXPECT_EQ(short_rows[1].at("rows"), 32);
   EXPECT_EQ(short_rows[2].at("rows"), 8);
-  for (const auto& next : search::recipe_neighbours(m, short_rows[0])) {
+  for (const auto& next : propose::neighbours_of(m, short_rows[0])) {
     EXPECT_LE(next.at("rows").get<int>() * next.at("block").get<int>(), 16384) << next;
   }
   m.params["columns"] = 5;  // at least 16 columns a chunk, at most 64 rows
-  EXPECT_EQ(search::recipe_settings(m).front(),
+  EXPECT_EQ(propose::initial_settings(m).front(),
             (nlohmann::json{{"rows", 64}, {"block", 16}, {"num_warps", 4}}));
   m.params["columns"] = 32768;
-  EXPECT_EQ(search::recipe_settings(m).front(),
+  EXPECT_EQ(propose::initial_settings(m).front(),
             (nlohmann::json{{"rows", 1}, {"block", 2048}, {"num_warps", 8}}));
-  const std::string text = search::candidate_source(m, 0, search::recipe_settings(m).front());
+  const std::string text = propose::source_of(m, 0, propose::initial_settings(m).front());
   EXPECT_NE(text.find("False, 1, 2048, 8, \"sum\", minus=False)"), std::string::npos) << text;
 }
 
@@ -899,11 +901,11 @@ TEST(RecipeMatch, ScanSettingsFitShortRows) {
 // group_norm match over both, with weight, bias and eps; its candidate calls the recipe on the
 // segment's tensors by name. Not matched: a norm whose variance is unbiased, BatchNorm, the
 // Frobenius norm, L2/85's GroupNorm followed by a scale and a pool (other nodes in the segment).
-TEST(RecipeMatch, GroupNormOverBothLaunches) {
+TEST(Match, GroupNormOverBothLaunches) {
   const Captured c = real("h200_level1_35_GroupNorm__graph_0.py");
   ASSERT_EQ(c.map.segments.size(), 1U);
   ASSERT_EQ(c.map.segments[0].launches.size(), 2U);
-  const auto m = search::match_recipe(c.run.code, c.map, c.map.segments[0]);
+  const auto m = propose::match_recipe(c.run.code, c.map, c.map.segments[0]);
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->recipe, "group_norm");
   EXPECT_EQ(m->params, (nlohmann::json{{"kind", "group"},
@@ -913,9 +915,9 @@ TEST(RecipeMatch, GroupNormOverBothLaunches) {
                                        {"groups", 8},
                                        {"eps", "1e-05"},
                                        {"row_bytes", 8L * 262144 * 4}}));
-  const auto settings = search::recipe_settings(*m);
+  const auto settings = propose::initial_settings(*m);
   ASSERT_EQ(settings.size(), 3U);
-  const std::string text = search::candidate_source(*m, 0, settings.front());
+  const std::string text = propose::source_of(*m, 0, settings.front());
   EXPECT_NE(text.find("from kernelopt.recipes.group_norm import group_norm"), std::string::npos);
   EXPECT_NE(text.find("group_norm(inputs[\"arg2_1\"], inputs[\"arg0_1\"], inputs[\"arg1_1\"], "
                       "out, 8, 1e-05, 4096, 8, 4, 0, 1)"),
@@ -924,7 +926,7 @@ TEST(RecipeMatch, GroupNormOverBothLaunches) {
   bool halves_split = false;
   nlohmann::json fixed = settings.front();
   fixed["split"] = 16;
-  for (const auto& next : search::recipe_neighbours(*m, fixed)) {
+  for (const auto& next : propose::neighbours_of(*m, fixed)) {
     halves_split = halves_split || next.at("split") == 8;
   }
   EXPECT_TRUE(halves_split);
@@ -941,7 +943,7 @@ TEST(RecipeMatch, GroupNormOverBothLaunches) {
   other.run.code = inductor::parse_output_code(unbiased);
   other.map = analysis::build_dispatch_map({other.run}, {});
   EXPECT_FALSE(
-      search::match_group_norm(other.run.code, other.map, other.map.segments.at(0)).has_value());
+      propose::match_group_norm(other.run.code, other.map, other.map.segments.at(0)).has_value());
   for (const char* name :
        {"h200_level1_33_BatchNorm_graph_0.py", "h200_level1_37_FrobeniusNorm__graph_0.py",
         "h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py",
@@ -949,7 +951,7 @@ TEST(RecipeMatch, GroupNormOverBothLaunches) {
     SCOPED_TRACE(name);
     const Captured n = real(name);
     for (const auto& segment : n.map.segments) {
-      EXPECT_FALSE(search::match_group_norm(n.run.code, n.map, segment).has_value());
+      EXPECT_FALSE(propose::match_group_norm(n.run.code, n.map, segment).has_value());
     }
   }
 }
@@ -969,14 +971,14 @@ std::string replaced(std::string text,
   return text;
 }
 
-std::optional<search::RecipeMatch> norm_match(const std::string& text) {
+std::optional<propose::Match> norm_match(const std::string& text) {
   Captured c;
   c.run.code = inductor::parse_output_code(text);
   c.map = analysis::build_dispatch_map({c.run}, {});
-  return search::match_recipe(c.run.code, c.map, c.map.segments.at(0));
+  return propose::match_recipe(c.run.code, c.map, c.map.segments.at(0));
 }
 
-TEST(RecipeMatch, InstanceAndLayerNormForms) {
+TEST(Match, InstanceAndLayerNormForms) {
   std::ifstream in(fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures/output_code/real" /
                    "h200_level1_35_GroupNorm__graph_0.py");
   std::ostringstream buffer;
@@ -990,7 +992,7 @@ TEST(RecipeMatch, InstanceAndLayerNormForms) {
   EXPECT_EQ(instance->params.at("kind"), "instance");
   EXPECT_EQ(instance->params.at("groups"), 64);
   EXPECT_EQ(instance->params.at("row_bytes"), 262144L * 4);
-  EXPECT_NE(search::candidate_source(*instance, 0, search::recipe_settings(*instance).front())
+  EXPECT_NE(propose::source_of(*instance, 0, propose::initial_settings(*instance).front())
                 .find("group_norm(inputs[\"arg2_1\"], inputs[\"arg0_1\"], inputs[\"arg1_1\"], "
                       "out, 64, 1e-05,"),
             std::string::npos);
@@ -1003,8 +1005,7 @@ TEST(RecipeMatch, InstanceAndLayerNormForms) {
   ASSERT_TRUE(layer.has_value());
   EXPECT_EQ(layer->params.at("kind"), "layer");
   EXPECT_EQ(layer->params.at("dims"), 2);
-  const std::string text =
-      search::candidate_source(*layer, 0, search::recipe_settings(*layer).front());
+  const std::string text = propose::source_of(*layer, 0, propose::initial_settings(*layer).front());
   EXPECT_NE(text.find("from kernelopt.recipes.group_norm import layer_norm"), std::string::npos);
   EXPECT_NE(text.find("layer_norm(inputs[\"arg2_1\"], inputs[\"arg0_1\"], inputs[\"arg1_1\"], out, "
                       "2, 1e-05,"),
@@ -1016,15 +1017,15 @@ TEST(RecipeMatch, InstanceAndLayerNormForms) {
 
 // x / sum(abs(x), 1, keepdim=True) on a real H200 capture; the same with the sum's input not
 // abs(x) (x / sum(x)) is not an L1 normalization.
-TEST(RecipeMatch, RowTwoPassOnL1Normalization) {
+TEST(Match, RowTwoPassOnL1Normalization) {
   const std::string file = "h200_example_l1_norm_rows_graph_0.py";
   const auto c = real(file);
-  const auto m = search::match_recipe(c.run.code, c.map, c.map.segments.at(0));
+  const auto m = propose::match_recipe(c.run.code, c.map, c.map.segments.at(0));
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->recipe, "row_two_pass");
   EXPECT_EQ(m->params, (nlohmann::json{{"op", "l1_normalize"}, {"row_bytes", 20000 * 4}}));
   // Rows of 80 kB: 132 in flight fit in L2, no split setting.
-  for (const auto& settings : search::recipe_settings(*m)) {
+  for (const auto& settings : propose::initial_settings(*m)) {
     EXPECT_FALSE(settings.contains("split")) << settings;
   }
   std::ifstream in(fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures/output_code/real" / file);
@@ -1038,13 +1039,13 @@ TEST(RecipeMatch, RowTwoPassOnL1Normalization) {
   other.run.code = inductor::parse_output_code(text);
   other.map = analysis::build_dispatch_map({other.run}, {});
   EXPECT_FALSE(
-      search::match_row_two_pass(other.run.code, other.map, other.map.segments.at(0)).has_value());
+      propose::match_row_two_pass(other.run.code, other.map, other.map.segments.at(0)).has_value());
 }
 
 // --no-dispatch-aware: the real L3/1 MLP capture's extern mm and addmm (a transposed weight view,
 // a stride-0 bias view) become gemm matches whose candidates rebuild each view and call the recipe;
 // dispatch-aware, the same capture has no extern segment to match.
-TEST(RecipeMatch, GemmOnExternProductsWhenNotDispatchAware) {
+TEST(Match, GemmOnExternProductsWhenNotDispatchAware) {
   std::ifstream in(fs::path(KERNELOPT_SOURCE_DIR) /
                    "tests/fixtures/output_code/real/h200_level3_1_MLP_graph_0.py");
   std::ostringstream text;
@@ -1054,9 +1055,9 @@ TEST(RecipeMatch, GemmOnExternProductsWhenNotDispatchAware) {
   analysis::AnalysisOptions options;
   options.dispatch_aware = false;
   const auto map = analysis::build_dispatch_map({run}, options);
-  std::vector<search::RecipeMatch> gemms;
+  std::vector<propose::Match> gemms;
   for (const auto& segment : map.segments) {
-    const auto m = search::match_recipe(run.code, map, segment);
+    const auto m = propose::match_recipe(run.code, map, segment);
     EXPECT_EQ(m.has_value() && m->recipe == "gemm", segment.extern_call) << segment.id;
     if (m && m->recipe == "gemm") gemms.push_back(*m);
   }
@@ -1071,7 +1072,7 @@ TEST(RecipeMatch, GemmOnExternProductsWhenNotDispatchAware) {
             {"view", {{"size", "(16384, 16384)"}, {"stride", "(1, 16384)"}, {"offset", 0}}}}})));
   EXPECT_EQ(gemms[2].params.at("op"), "addmm");
   EXPECT_EQ(gemms[2].params.at("operands").size(), 3U);
-  const std::string source = search::candidate_source(gemms[2], 5, {{"block_m", 32}});
+  const std::string source = propose::source_of(gemms[2], 5, {{"block_m", 32}});
   EXPECT_NE(source.find("from kernelopt.recipes.gemm import gemm, view"), std::string::npos);
   EXPECT_NE(source.find("bias = view(inputs[\"arg6_1\"], (128, 8192), (0, 1), 0)"),
             std::string::npos)
@@ -1091,11 +1092,11 @@ TEST(RecipeMatch, GemmOnExternProductsWhenNotDispatchAware) {
   // Dispatch-aware (the default) the products are not segments at all.
   const auto aware = analysis::build_dispatch_map({run}, {});
   for (const auto& segment : aware.segments) {
-    const auto m = search::match_recipe(run.code, aware, segment);
+    const auto m = propose::match_recipe(run.code, aware, segment);
     EXPECT_FALSE(m.has_value() && m->recipe == "gemm");
   }
   // Neighbours stay within the register budget: 256 x 256 tiles are never proposed.
-  for (const auto& next : search::recipe_neighbours(
+  for (const auto& next : propose::neighbours_of(
            gemms[0], {{"block_m", 256}, {"block_n", 128}, {"block_k", 32}, {"num_warps", 8}})) {
     EXPECT_LE(next.at("block_m").get<long>() * next.at("block_n").get<long>(), 32768);
   }
@@ -1105,7 +1106,7 @@ TEST(RecipeMatch, GemmOnExternProductsWhenNotDispatchAware) {
 // too, dispatch-aware or not: its operands are the placeholders, the output is viewed as the
 // product's shape. A template with an epilogue launch after it in the segment, and the real L3/43
 // template whose fragment also computes clones and views, are not.
-TEST(RecipeMatch, GemmOnATritonTemplateAlone) {
+TEST(Match, GemmOnATritonTemplateAlone) {
   std::ifstream in(fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures/output_code/e_template_mm.py");
   std::ostringstream text;
   text << in.rdbuf();
@@ -1114,10 +1115,10 @@ TEST(RecipeMatch, GemmOnATritonTemplateAlone) {
   const auto map = analysis::build_dispatch_map({run}, {});
   ASSERT_EQ(map.segments.size(), 1U);
   ASSERT_EQ(map.segments[0].launches.size(), 2U);  // template + gelu
-  EXPECT_FALSE(search::match_recipe(run.code, map, map.segments[0]).has_value());
+  EXPECT_FALSE(propose::match_recipe(run.code, map, map.segments[0]).has_value());
   analysis::Segment alone = map.segments[0];
   alone.launches = {0};
-  const auto m = search::match_recipe(run.code, map, alone);
+  const auto m = propose::match_recipe(run.code, map, alone);
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->recipe, "gemm");
   EXPECT_EQ(m->params.at("op"), "mm");
@@ -1126,19 +1127,19 @@ TEST(RecipeMatch, GemmOnATritonTemplateAlone) {
   EXPECT_EQ(m->params.at("operands"),
             (nlohmann::json::array({{{"name", "arg0_1"}, {"view", nullptr}},
                                     {{"name", "arg1_1"}, {"view", nullptr}}})));
-  const std::string source = search::candidate_source(*m, 0, nlohmann::json::object());
+  const std::string source = propose::source_of(*m, 0, nlohmann::json::object());
   EXPECT_NE(source.find("out = outputs[\"buf0\"].view((512, 1024))"), std::string::npos) << source;
   EXPECT_NE(source.find("a = inputs[\"arg0_1\"]"), std::string::npos) << source;
   // A reshaped operand (an einsum flattened into a mm) becomes .reshape(...) of the input.
-  search::RecipeMatch reshaped = *m;
+  propose::Match reshaped = *m;
   reshaped.params["operands"][0]["reshape"] = "[2048, 256]";
-  EXPECT_NE(search::candidate_source(reshaped, 0, nlohmann::json::object())
+  EXPECT_NE(propose::source_of(reshaped, 0, nlohmann::json::object())
                 .find("a = inputs[\"arg0_1\"].reshape([2048, 256])"),
             std::string::npos);
 
   const Captured gpt = real("h200_level3_43_MinGPTCausalAttention_graph_0.py");
   for (const auto& segment : gpt.map.segments) {
-    const auto other = search::match_recipe(gpt.run.code, gpt.map, segment);
+    const auto other = propose::match_recipe(gpt.run.code, gpt.map, segment);
     EXPECT_FALSE(other.has_value() && other->recipe == "gemm") << segment.id;
   }
 }
@@ -1154,7 +1155,7 @@ std::string python() {
 // matches PyTorch with launch settings Inductor did not use. The two-launch segment (the softmax,
 // then a row sum into `buf3 = reinterpret_tensor(buf2, ..., 0)`) is relaunched whole, each launch
 // with settings of its own, the sum's pointer being buf2's.
-TEST(RecipeMatch, ConfigRelaunchesInductorsKernels) {
+TEST(Match, ConfigRelaunchesInductorsKernels) {
   std::ifstream in(fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures/output_code/a_runner_mixed.py");
   std::ostringstream text;
   text << in.rdbuf();
@@ -1162,52 +1163,52 @@ TEST(RecipeMatch, ConfigRelaunchesInductorsKernels) {
   run.code = inductor::parse_output_code(text.str());
   const auto map = analysis::build_dispatch_map({run}, {});
   ASSERT_EQ(map.segments.size(), 2U);
-  const auto both = search::match_config(run.code, map, map.segments[1]);
+  const auto both = propose::match_config(run.code, map, map.segments[1]);
   ASSERT_TRUE(both.has_value());
   EXPECT_EQ(both->params.at("kind"), "segment");
   ASSERT_EQ(both->params.at("launches").size(), 2U);
   EXPECT_EQ(both->params.at("launches")[1].at("args")[1],
             (nlohmann::json{{"param", "out_ptr0"}, {"from", "outputs"}, {"root", "buf2"}}));
-  const auto both_settings = search::recipe_settings(*both);
+  const auto both_settings = propose::initial_settings(*both);
   ASSERT_FALSE(both_settings.empty());
   EXPECT_TRUE(both_settings.front().contains("k0_XBLOCK") &&
               both_settings.front().contains("k1_R0_BLOCK"))
       << both_settings.front();
-  for (const auto& next : search::recipe_neighbours(*both, both_settings.front())) {
+  for (const auto& next : propose::neighbours_of(*both, both_settings.front())) {
     EXPECT_EQ(next.size(), both_settings.front().size()) << next;  // one knob of one launch moved
   }
-  const auto relu = search::match_config(run.code, map, map.segments[0]);
+  const auto relu = propose::match_config(run.code, map, map.segments[0]);
   ASSERT_TRUE(relu.has_value());
   EXPECT_EQ(relu->params.at("args"),
             (nlohmann::json::array({{{"param", "in_ptr0"}, {"from", "inputs"}, {"root", "arg0_1"}},
                                     {{"param", "out_ptr0"}, {"from", "outputs"}, {"root", "buf0"}},
                                     {{"param", "xnumel"}, {"literal", 32768}}})));
   EXPECT_EQ(relu->params.at("constexprs"), nlohmann::json::array({"XBLOCK"}));
-  EXPECT_EQ(search::recipe_settings(*relu).size(), 3U);
+  EXPECT_EQ(propose::initial_settings(*relu).size(), 3U);
   analysis::Segment softmax_alone;
   softmax_alone.launches = {2};
   softmax_alone.inputs = {"buf1"};
   softmax_alone.outputs = {"buf1"};
-  const auto softmax = search::match_config(run.code, map, softmax_alone);
+  const auto softmax = propose::match_config(run.code, map, softmax_alone);
   ASSERT_TRUE(softmax.has_value());
   EXPECT_EQ(softmax->params.at("kind"), "persistent_reduction");
-  for (const auto& next : search::recipe_neighbours(*softmax, {{"XBLOCK", 8}, {"num_warps", 4}})) {
+  for (const auto& next : propose::neighbours_of(*softmax, {{"XBLOCK", 8}, {"num_warps", 4}})) {
     EXPECT_LE(next.value("XBLOCK", 1), 16) << next;  // 1024-wide rows: 16 rows at most
   }
 
   const fs::path dir =
       fs::temp_directory_path() / ("kernelopt_config_candidates_" + std::to_string(getpid()));
   fs::create_directories(dir);
-  std::ofstream(dir / "relu.py") << search::candidate_source(
+  std::ofstream(dir / "relu.py") << propose::source_of(
       *relu, 0, {{"XBLOCK", 4096}, {"num_warps", 2}, {"num_stages", 1}});
   std::ofstream(dir / "softmax.py")
-      << search::candidate_source(*softmax, 1, {{"XBLOCK", 8}, {"num_warps", 2}});
-  std::ofstream(dir / "both.py") << search::candidate_source(*both, 1,
-                                                             {{"k0_XBLOCK", 2},
-                                                              {"k0_num_warps", 4},
-                                                              {"k1_XBLOCK", 4},
-                                                              {"k1_R0_BLOCK", 512},
-                                                              {"k1_num_warps", 2}});
+      << propose::source_of(*softmax, 1, {{"XBLOCK", 8}, {"num_warps", 2}});
+  std::ofstream(dir / "both.py") << propose::source_of(*both, 1,
+                                                       {{"k0_XBLOCK", 2},
+                                                        {"k0_num_warps", 4},
+                                                        {"k1_XBLOCK", 4},
+                                                        {"k1_R0_BLOCK", 512},
+                                                        {"k1_num_warps", 2}});
   std::ofstream(dir / "check.py") << R"(
 import importlib.util, os, sys
 import torch
@@ -1246,7 +1247,7 @@ print("ok")
 
 // --split-segments gives the config proposer the kernels that sit among others: on the real
 // captures it matches 62 segments split against 25 whole (when written).
-TEST(RecipeMatch, SplitSegmentsLetConfigReachKernelsAmongOthers) {
+TEST(Match, SplitSegmentsLetConfigReachKernelsAmongOthers) {
   int whole = 0;
   int split = 0;
   for (const auto& entry :
@@ -1254,13 +1255,13 @@ TEST(RecipeMatch, SplitSegmentsLetConfigReachKernelsAmongOthers) {
     if (entry.path().extension() != ".py") continue;
     Captured c = real(entry.path().filename().string());
     for (const auto& segment : c.map.segments) {
-      whole += search::match_config(c.run.code, c.map, segment) ? 1 : 0;
+      whole += propose::match_config(c.run.code, c.map, segment) ? 1 : 0;
     }
     analysis::AnalysisOptions options;
     options.split_launches = true;
     c.map = analysis::build_dispatch_map({c.run}, options);
     for (const auto& segment : c.map.segments) {
-      split += search::match_config(c.run.code, c.map, segment) ? 1 : 0;
+      split += propose::match_config(c.run.code, c.map, segment) ? 1 : 0;
     }
   }
   EXPECT_GT(split, whole + 5) << whole << " whole, " << split << " split";
@@ -1298,7 +1299,7 @@ nlohmann::json known_interface(const inductor::OutputCode& code, const analysis:
 // Every config and rewrite candidate the real H200 captures give (each one-launch segment's kernel)
 // compiles for sm_90 through G1's static check, on the CPU: the decorator-free (and rewritten)
 // source is a valid Triton module, the launch binds every argument, and the settings are legal.
-TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
+TEST(Match, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
   const fs::path dir =
       fs::temp_directory_path() / ("kernelopt_config_static_" + std::to_string(getpid()));
   fs::remove_all(dir);
@@ -1308,13 +1309,13 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
        fs::directory_iterator(fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures/output_code/real")) {
     if (entry.path().extension() != ".py") continue;
     const Captured c = real(entry.path().filename().string());
-    std::vector<std::pair<analysis::Segment, search::RecipeMatch>> matches;
+    std::vector<std::pair<analysis::Segment, propose::Match>> matches;
     for (const auto& segment : c.map.segments) {
-      for (auto m : {search::match_config(c.run.code, c.map, segment),
-                     search::match_rewrite(c.run.code, c.map, segment),
-                     search::match_fuse(c.run.code, c.map, segment),
-                     search::match_split(c.run.code, c.map, segment),
-                     search::match_retile(c.run.code, c.map, segment)}) {
+      for (auto m : {propose::match_config(c.run.code, c.map, segment),
+                     propose::match_rewrite(c.run.code, c.map, segment),
+                     propose::match_fuse(c.run.code, c.map, segment),
+                     propose::match_split(c.run.code, c.map, segment),
+                     propose::match_retile(c.run.code, c.map, segment)}) {
         if (m) matches.emplace_back(segment, *m);
       }
     }
@@ -1326,13 +1327,13 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
           entry.path().stem().string() + "_seg" + std::to_string(segment.id) + "_" + m->recipe;
       // The first start, and a split's or retile's first on each of its further bases.
       std::set<std::string> bases;
-      for (const auto& s : search::recipe_settings(*m)) {
+      for (const auto& s : propose::initial_settings(*m)) {
         const std::string on = s.value("on", "");
         if (!bases.insert(on).second) continue;
         std::string file = name;
         if (!on.empty()) file += ".on-" + on;
         file += ".py";
-        std::ofstream(dir / file) << search::candidate_source(*m, segment.id, s);
+        std::ofstream(dir / file) << propose::source_of(*m, segment.id, s);
         jobs.push_back({{"candidate", (dir / file).string()}, {"interface", interface}});
       }
     }
@@ -1405,14 +1406,14 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
     mlp.map = analysis::build_dispatch_map({mlp.run}, options);
     int settings_index = 0;
     for (const auto& segment : mlp.map.segments) {
-      const auto m = search::match_recipe(mlp.run.code, mlp.map, segment);
+      const auto m = propose::match_recipe(mlp.run.code, mlp.map, segment);
       if (!m || m->recipe != "gemm") continue;
       const nlohmann::json interface = known_interface(mlp.run.code, segment);
       ASSERT_FALSE(interface.is_null());
-      const auto all = search::recipe_settings(*m);
+      const auto all = propose::initial_settings(*m);
       const std::string name = "mlp_gemm_seg" + std::to_string(segment.id);
       std::ofstream(dir / (name + ".py"))
-          << search::candidate_source(*m, segment.id, all[settings_index++ % all.size()]);
+          << propose::source_of(*m, segment.id, all[settings_index++ % all.size()]);
       jobs.push_back({{"candidate", (dir / (name + ".py")).string()}, {"interface", interface}});
     }
     EXPECT_EQ(settings_index, 3);
@@ -1424,16 +1425,16 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
         std::pair{"h200_level1_23_Softmax_graph_0.py", "row_two_pass"}}) {
     const Captured n = real(file);
     const auto& segment = n.map.segments.at(0);
-    const auto m = search::match_recipe(n.run.code, n.map, segment);
+    const auto m = propose::match_recipe(n.run.code, n.map, segment);
     ASSERT_TRUE(m.has_value() && m->recipe == recipe) << file;
     const nlohmann::json interface = known_interface(n.run.code, segment);
     ASSERT_FALSE(interface.is_null()) << file;
-    const auto all = search::recipe_settings(*m);
+    const auto all = propose::initial_settings(*m);
     const auto split = std::find_if(
         all.begin(), all.end(), [](const nlohmann::json& s) { return s.value("split", 1) == 0; });
     ASSERT_NE(split, all.end()) << file;
     const std::string name = std::string(recipe) + "_split";
-    std::ofstream(dir / (name + ".py")) << search::candidate_source(*m, segment.id, *split);
+    std::ofstream(dir / (name + ".py")) << propose::source_of(*m, segment.id, *split);
     jobs.push_back({{"candidate", (dir / (name + ".py")).string()}, {"interface", interface}});
   }
   // The pool recipe's running-max form on L1/41 (stride 1, a window of 8 dilated by 3), at both
@@ -1441,15 +1442,15 @@ TEST(RecipeMatch, ConfigCandidatesOfTheRealCapturesCompileForSm90) {
   {
     const Captured pool = real("h200_level1_41_Max_Pooling_1D_graph_0.py");
     const auto& segment = pool.map.segments.at(0);
-    const auto m = search::match_recipe(pool.run.code, pool.map, segment);
+    const auto m = propose::match_recipe(pool.run.code, pool.map, segment);
     ASSERT_TRUE(m.has_value() && m->recipe == "pool");
     const nlohmann::json interface = known_interface(pool.run.code, segment);
     ASSERT_FALSE(interface.is_null());
     int sliding = 0;
-    for (const auto& s : search::recipe_settings(*m)) {
+    for (const auto& s : propose::initial_settings(*m)) {
       if (s.value("sliding", 0) == 0) continue;
       const std::string name = "pool_sliding_" + std::to_string(sliding++);
-      std::ofstream(dir / (name + ".py")) << search::candidate_source(*m, segment.id, s);
+      std::ofstream(dir / (name + ".py")) << propose::source_of(*m, segment.id, s);
       jobs.push_back({{"candidate", (dir / (name + ".py")).string()}, {"interface", interface}});
     }
     EXPECT_EQ(sliding, 2);
@@ -1482,34 +1483,34 @@ print("bad", len(bad), bad[:3])
 // Inductor drops a mask when every block it would try divides the size (xmask = tl.full(...));
 // the config proposer keeps such a block dividing it: starting settings halve until they do, and
 // neighbours that would not are not proposed.
-TEST(RecipeMatch, ConfigKeepsBlocksDividingWhereInductorDroppedTheMask) {
+TEST(Match, ConfigKeepsBlocksDividingWhereInductorDroppedTheMask) {
   const Captured relu = real("h200_level1_19_ReLU_graph_0.py");
   ASSERT_EQ(relu.map.segments.size(), 1U);
-  auto m = search::match_config(relu.run.code, relu.map, relu.map.segments[0]);
+  auto m = propose::match_config(relu.run.code, relu.map, relu.map.segments[0]);
   ASSERT_TRUE(m.has_value());
   ASSERT_TRUE(m->params.at("divides").contains("XBLOCK"));
   m->params["divides"]["XBLOCK"] = 96;  // as if xnumel were 96
-  for (const auto& settings : search::recipe_settings(*m)) {
+  for (const auto& settings : propose::initial_settings(*m)) {
     EXPECT_EQ(96 % settings.at("XBLOCK").get<int>(), 0) << settings;
   }
-  for (const auto& next : search::recipe_neighbours(*m, {{"XBLOCK", 32}, {"num_warps", 4}})) {
+  for (const auto& next : propose::neighbours_of(*m, {{"XBLOCK", 32}, {"num_warps", 4}})) {
     EXPECT_NE(next.at("XBLOCK"), 64) << next;
   }
-  EXPECT_FALSE(search::config_fits(*m, {{"XBLOCK", 64}}));
-  EXPECT_TRUE(search::config_fits(*m, {{"XBLOCK", 32}}));
+  EXPECT_FALSE(propose::config_fits(*m, {{"XBLOCK", 64}}));
+  EXPECT_TRUE(propose::config_fits(*m, {{"XBLOCK", 32}}));
 }
 
 // The generic starting settings fit the kernel's sizes: L2/91's softmax rows of 128 get R0_BLOCK
 // 128 with the cut elements handed to more rows a program (not 2048 lanes for 128 elements), and
 // a pointwise kernel of 96 elements gets no block past 128.
-TEST(RecipeMatch, ConfigStartingSettingsFitTheKernelsSizes) {
+TEST(Match, ConfigStartingSettingsFitTheKernelsSizes) {
   const Captured c =
       real("h200_level2_91_ConvTranspose2d_Softmax_BiasAdd_Scaling_Sigmoid_graph_0.py");
   ASSERT_EQ(c.map.segments.size(), 2U);
-  const auto m = search::match_config(c.run.code, c.map, c.map.segments[1]);
+  const auto m = propose::match_config(c.run.code, c.map, c.map.segments[1]);
   ASSERT_TRUE(m.has_value());
   ASSERT_EQ(m->params.at("numels").at("r0_numel"), 128);
-  const auto settings = search::recipe_settings(*m);
+  const auto settings = propose::initial_settings(*m);
   ASSERT_EQ(settings.size(), 3U);
   EXPECT_EQ(
       settings[0],
@@ -1521,26 +1522,26 @@ TEST(RecipeMatch, ConfigStartingSettingsFitTheKernelsSizes) {
       settings[2],
       (nlohmann::json{{"XBLOCK", 64}, {"R0_BLOCK", 64}, {"num_warps", 4}, {"num_stages", 1}}));
   const Captured relu = real("h200_level1_19_ReLU_graph_0.py");
-  auto p = search::match_config(relu.run.code, relu.map, relu.map.segments.at(0));
+  auto p = propose::match_config(relu.run.code, relu.map, relu.map.segments.at(0));
   ASSERT_TRUE(p.has_value());
   p->params["numels"]["xnumel"] = 96;
   p->params["divides"] = nlohmann::json::object();
-  for (const auto& s : search::recipe_settings(*p)) {
+  for (const auto& s : propose::initial_settings(*p)) {
     EXPECT_LE(s.at("XBLOCK").get<int>(), 128) << s;
   }
   // A 2-D pointwise kernel with 8258048 rows in y (L2/87's Mish epilogue): no starting tile asks
   // for more than CUDA's 65535 programs in y (a YBLOCK of 64 gave 129032, and the launch failed).
-  const search::RecipeMatch tall{"config",
-                                 {{"kind", "pointwise"},
-                                  {"grid", 2},
-                                  {"constexprs", {"XBLOCK", "YBLOCK"}},
-                                  {"numels", {{"xnumel", 64}, {"ynumel", 8258048}}},
-                                  {"divides", nlohmann::json::object()}},
-                                 ""};
-  const auto tall_settings = search::config_settings(tall);
+  const propose::Match tall{"config",
+                            {{"kind", "pointwise"},
+                             {"grid", 2},
+                             {"constexprs", {"XBLOCK", "YBLOCK"}},
+                             {"numels", {{"xnumel", 64}, {"ynumel", 8258048}}},
+                             {"divides", nlohmann::json::object()}},
+                            ""};
+  const auto tall_settings = propose::config_settings(tall);
   ASSERT_FALSE(tall_settings.empty());
   for (const auto& s : tall_settings) {
-    EXPECT_TRUE(search::y_grid_fits(tall.params, s.at("YBLOCK").get<std::int64_t>())) << s;
+    EXPECT_TRUE(propose::y_grid_fits(tall.params, s.at("YBLOCK").get<std::int64_t>())) << s;
   }
 }
 
@@ -1571,10 +1572,10 @@ TEST(ConfigMatch, SegmentNeighboursStartWithTheLaunchFurthestFromItsFloor) {
   }
   ASSERT_NE(pair, nullptr);
   const auto moved_after = [&](const nlohmann::json& timed) {
-    std::vector<search::RecipeMatch> matches = {*search::match_config(run.code, map, *pair)};
-    search::set_launch_potentials(matches, *pair, map, timed);
-    const auto start = search::recipe_settings(matches.front()).front();
-    const auto next = search::recipe_neighbours(matches.front(), start);
+    std::vector<propose::Match> matches = {*propose::match_config(run.code, map, *pair)};
+    propose::set_launch_potentials(matches, *pair, map, timed);
+    const auto start = propose::initial_settings(matches.front()).front();
+    const auto next = propose::neighbours_of(matches.front(), start);
     EXPECT_FALSE(next.empty());
     std::string moved;
     if (next.empty()) return moved;

@@ -15,7 +15,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "kernelopt/search/recipe_match.hpp"
+#include "kernelopt/propose/registry.hpp"
+#include "kernelopt/propose/transforms.hpp"
 
 namespace kernelopt {
 namespace {
@@ -45,10 +46,10 @@ std::string fixture(const std::string& name) {
   return read(fs::path(KERNELOPT_SOURCE_DIR) / "tests/fixtures/output_code/real" / name);
 }
 
-std::vector<search::RecipeMatch> rewrites(const Captured& c) {
-  std::vector<search::RecipeMatch> out;
+std::vector<propose::Match> rewrites(const Captured& c) {
+  std::vector<propose::Match> out;
   for (const auto& segment : c.map.segments) {
-    if (auto m = search::match_rewrite(c.run.code, c.map, segment)) out.push_back(*m);
+    if (auto m = propose::match_rewrite(c.run.code, c.map, segment)) out.push_back(*m);
   }
   return out;
 }
@@ -78,11 +79,11 @@ TEST(Rewrite, InstanceNormAfterAConvolutionBecomesOnePass) {
   EXPECT_NE(source.find("    tmp10 = tmp0\n"), std::string::npos) << source;
   EXPECT_NE(source.find("    tmp11 = tmp1\n"), std::string::npos) << source;
   EXPECT_EQ(count(source, "tl.load(in_ptr0"), 1U);
-  for (const auto& s : search::recipe_settings(m)) {
+  for (const auto& s : propose::initial_settings(m)) {
     EXPECT_EQ(s.count("R0_BLOCK"), 0U) << s;  // fixed, not tuned
     EXPECT_LE(s.at("XBLOCK").get<int>() * 16384 / (32 * s.at("num_warps").get<int>()), 32) << s;
   }
-  const std::string candidate = search::candidate_source(m, 3, search::recipe_settings(m).front());
+  const std::string candidate = propose::source_of(m, 3, propose::initial_settings(m).front());
   EXPECT_NE(candidate.find("R0_BLOCK=16384"), std::string::npos) << candidate;
   EXPECT_NE(candidate.find("rewrite proposer"), std::string::npos);
 }
@@ -97,7 +98,7 @@ TEST(Rewrite, SoftmaxOverChannelsStoredTransposedStartsWithManyRowsAProgram) {
   const auto& m = found.front();
   ASSERT_EQ(m.params.at("rewrite").at("transform"), "one_pass");
   EXPECT_EQ(m.params.at("fixed").at("R0_BLOCK"), 128);
-  const auto settings = search::recipe_settings(m);
+  const auto settings = propose::initial_settings(m);
   ASSERT_GE(settings.size(), 4U);
   EXPECT_EQ(settings.front().at("XBLOCK"), 32) << settings.front();
   std::set<int> rows;
@@ -107,7 +108,7 @@ TEST(Rewrite, SoftmaxOverChannelsStoredTransposedStartsWithManyRowsAProgram) {
     EXPECT_LE(x * 128 / (32 * s.at("num_warps").get<int>()), 32) << s;
   }
   EXPECT_TRUE(rows.count(64) == 1 && rows.count(16) == 1 && rows.count(1) == 1);
-  const std::string candidate = search::candidate_source(m, 0, settings.front());
+  const std::string candidate = propose::source_of(m, 0, settings.front());
   EXPECT_NE(candidate.find("XBLOCK=32"), std::string::npos) << candidate;
   // The online softmax (two exponentials an element) is a max then a sum of exp(x - max), the
   // exponential the second walk computes from the same operands.
@@ -128,7 +129,7 @@ TEST(Rewrite, LongStridedRowsKeepTheOneRowSettingsFirst) {
   const auto found =
       rewrites(parse(fixture("h200_level2_17_Conv2d_InstanceNorm_Divide_graph_0.py")));
   ASSERT_EQ(found.size(), 1U);
-  EXPECT_EQ(search::recipe_settings(found.front()).front().at("XBLOCK"), 1);
+  EXPECT_EQ(propose::initial_settings(found.front()).front().at("XBLOCK"), 1);
 }
 
 TEST(Rewrite, CausalSoftmaxReusesBothRowsAcrossItsInPlaceStore) {
@@ -140,7 +141,7 @@ TEST(Rewrite, CausalSoftmaxReusesBothRowsAcrossItsInPlaceStore) {
     }
   }
   ASSERT_NE(kernel, nullptr);
-  const auto rewritten = search::one_pass_source(kernel->source);
+  const auto rewritten = propose::one_pass_source(kernel->source);
   ASSERT_TRUE(rewritten.has_value());
   EXPECT_EQ(rewritten->reused, 2);
   // The in-place store to in_out_ptr0 comes after the second walk's load of it: the first walk's
@@ -156,10 +157,10 @@ TEST(Rewrite, CausalSoftmaxReusesBothRowsAcrossItsInPlaceStore) {
 
 // The one rewrite of a real capture, over a multi-launch segment, with the counts of each
 // transformation it made.
-std::optional<search::RecipeMatch> segment_rewrite(const std::string& name,
-                                                   int one_pass,
-                                                   int welford,
-                                                   int recomputed) {
+std::optional<propose::Match> segment_rewrite(const std::string& name,
+                                              int one_pass,
+                                              int welford,
+                                              int recomputed) {
   const auto found = rewrites(parse(fixture(name)));
   EXPECT_EQ(found.size(), 1U) << name;
   if (found.size() != 1) return std::nullopt;
@@ -177,7 +178,7 @@ TEST(Rewrite, InPlaceAttentionSoftmaxIsComputedInRegisters) {
   // template multiplies it by V: its second walk reloads the row, its first keeps an online
   // softmax (1.062x on the H200 once made one pass with the softmax in registers).
   const auto found = rewrites(parse(fixture("h200_level3_31_VisionAttention_graph_0.py")));
-  const search::RecipeMatch* softmax = nullptr;
+  const propose::Match* softmax = nullptr;
   for (const auto& m : found) {
     for (const auto& launch : m.params.value("launches", nlohmann::json::array())) {
       if (launch.at("kernel") == "triton_red_fused__softmax_exp_prepare_softmax_online_sub_4") {
@@ -191,9 +192,9 @@ TEST(Rewrite, InPlaceAttentionSoftmaxIsComputedInRegisters) {
     }
   }
   ASSERT_NE(softmax, nullptr);
-  const auto settings = search::recipe_settings(*softmax);
+  const auto settings = propose::initial_settings(*softmax);
   ASSERT_FALSE(settings.empty());
-  const std::string source = search::candidate_source(*softmax, 2, settings.front());
+  const std::string source = propose::source_of(*softmax, 2, settings.front());
   EXPECT_NE(source.find("R0_BLOCK=16384"), std::string::npos) << source;
   EXPECT_NE(source.find("triton_tem_fused__softmax_bmm_exp_select_sub_transpose_view_5[("),
             std::string::npos);
@@ -229,7 +230,7 @@ TEST(Rewrite, OnePassKernelInsideAMultiLaunchSegment) {
   EXPECT_EQ(softmax.at("fixed").at("R0_BLOCK"), 512);
   EXPECT_NE(softmax.at("source").get<std::string>().find("    tmp14 = tmp3\n"), std::string::npos);
   EXPECT_EQ(launches.at(3).at("kind"), "template");
-  const auto settings = search::recipe_settings(m);
+  const auto settings = propose::initial_settings(m);
   ASSERT_FALSE(settings.empty());
   // The softmax's settings are the one-pass ones (a row of 512 per program, 1 or 2 warps first),
   // never an R0_BLOCK of its own.
@@ -238,7 +239,7 @@ TEST(Rewrite, OnePassKernelInsideAMultiLaunchSegment) {
     EXPECT_TRUE(s.contains("k4_XBLOCK")) << s;
   }
   EXPECT_EQ(settings.front().at("k4_XBLOCK"), 1);
-  const std::string source = search::candidate_source(m, 0, settings.front());
+  const std::string source = propose::source_of(m, 0, settings.front());
   EXPECT_NE(source.find("R0_BLOCK=512"), std::string::npos) << source;
   EXPECT_NE(source.find("    tmp11 = tmp0\n"), std::string::npos) << source;
   EXPECT_NE(source.find("triton_tem_fused__unsafe_view_addmm_bmm_clone_split_transpose_view_3[("),
@@ -278,37 +279,37 @@ TEST(Rewrite, NotWhereItDoesNotApply) {
       "        tmp3 = tl.load(in_out_ptr0 + (64*x0 + r0_1), r0_mask, other=0.0)\n"
       "        tl.store(in_out_ptr0 + (r0_1 + 64*x0), tmp3 / tmp2, r0_mask)\n";
   // As written, the second walk reuses the first's load.
-  const auto plain = search::one_pass_source(head + second);
+  const auto plain = propose::one_pass_source(head + second);
   ASSERT_TRUE(plain.has_value());
   EXPECT_EQ(plain->reused, 1);
   EXPECT_NE(plain->source.find("    tmp3 = tmp0\n"), std::string::npos) << plain->source;
   // A store to the same pointer between the walks: the memory changed, nothing is reused.
   EXPECT_FALSE(
-      search::one_pass_source(
+      propose::one_pass_source(
           head + "        tl.store(in_out_ptr0 + (r0_1 + 64*x0), tmp0 * 2, r0_mask)\n" + second)
           .has_value());
   // Nor a store to another pointer: two pointer arguments may be one buffer.
   EXPECT_FALSE(
-      search::one_pass_source(
+      propose::one_pass_source(
           head + "        tl.store(in_ptr0 + (r0_1 + 64*x0), tmp0 * 2, r0_mask)\n" + second)
           .has_value());
   // The index means something else in the second walk: a different address.
   std::string shifted = second;
   shifted.replace(shifted.find("        r0_1 = r0_index\n"), 24, "        r0_1 = r0_index + 1\n");
-  EXPECT_FALSE(search::one_pass_source(head + shifted).has_value());
+  EXPECT_FALSE(propose::one_pass_source(head + shifted).has_value());
   // Another mask, another `other`: not the same load.
   std::string masked = second;
   masked.replace(masked.find("r0_mask, other=0.0"), 18, "r0_mask, other=1.0");
-  EXPECT_FALSE(search::one_pass_source(head + masked).has_value());
+  EXPECT_FALSE(propose::one_pass_source(head + masked).has_value());
   // A load converted in the same statement is not a plain load: not reused.
   std::string converted = second;
   converted.replace(converted.find("r0_mask, other=0.0)\n"), 20,
                     "r0_mask, other=0.0).to(tl.float16)\n");
-  EXPECT_FALSE(search::one_pass_source(head + converted).has_value());
+  EXPECT_FALSE(propose::one_pass_source(head + converted).has_value());
   // An atomic, or a loop it does not know: left alone.
-  EXPECT_FALSE(
-      search::one_pass_source(head + "        tl.atomic_add(in_ptr0, 1.0)\n" + second).has_value());
-  EXPECT_FALSE(search::one_pass_source(head + "    for i in range(4):\n        pass\n" + second)
+  EXPECT_FALSE(propose::one_pass_source(head + "        tl.atomic_add(in_ptr0, 1.0)\n" + second)
+                   .has_value());
+  EXPECT_FALSE(propose::one_pass_source(head + "    for i in range(4):\n        pass\n" + second)
                    .has_value());
 }
 
@@ -353,7 +354,7 @@ void expect_interpreted_ok(const fs::path& dir, const std::string& args = "") {
 
 // [[from, root], ...] of a candidate's arguments bound to the model's buffers, in order: what
 // check.py's run_bound takes.
-nlohmann::json bound_roots(const search::RecipeMatch& m) {
+nlohmann::json bound_roots(const propose::Match& m) {
   nlohmann::json args = nlohmann::json::array();
   for (const auto& a : m.params.at("args")) {
     if (a.contains("root")) args.push_back({a.at("from"), a.at("root")});
@@ -383,9 +384,9 @@ TEST(Rewrite, OnePassKernelComputesWhatInductorsDoesUnderTheInterpreter) {
   ASSERT_EQ(found.size(), 1U);
   const auto& rewrite = found.front();
   EXPECT_EQ(rewrite.params.at("fixed").at("R0_BLOCK"), 512);
-  std::optional<search::RecipeMatch> config;
+  std::optional<propose::Match> config;
   for (const auto& segment : c.map.segments) {
-    if (auto m = search::match_config(c.run.code, c.map, segment);
+    if (auto m = propose::match_config(c.run.code, c.map, segment);
         m && m->params.value("kernel", "") == rewrite.params.at("kernel")) {
       config = m;
     }
@@ -396,9 +397,9 @@ TEST(Rewrite, OnePassKernelComputesWhatInductorsDoesUnderTheInterpreter) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::ofstream(dir / "looped.py")
-      << search::candidate_source(*config, 0, {{"XBLOCK", 2}, {"R0_BLOCK", 64}, {"num_warps", 1}});
+      << propose::source_of(*config, 0, {{"XBLOCK", 2}, {"R0_BLOCK", 64}, {"num_warps", 1}});
   std::ofstream(dir / "one_pass.py")
-      << search::candidate_source(rewrite, 0, {{"XBLOCK", 2}, {"num_warps", 1}});
+      << propose::source_of(rewrite, 0, {{"XBLOCK", 2}, {"num_warps", 1}});
   const nlohmann::json args = bound_roots(rewrite);
   std::ofstream(dir / "check.py") << kCheckPrelude << R"(
 args = json.loads(sys.argv[2])   # [[from, root], ...]: in_ptr0 (conv out), in_ptr1 (bias), out_ptr2
@@ -432,16 +433,16 @@ std::string small_l2_91() {
 // The rewrite of a capture's reduction and Inductor's kernel relaunched as it is (R0_BLOCK 32),
 // written to DIR (a fresh one, named per process) as one_pass.py and looped.py, 4 rows a program.
 struct LoopedAndRewritten {
-  std::optional<search::RecipeMatch> rewrite;
-  std::optional<search::RecipeMatch> config;
+  std::optional<propose::Match> rewrite;
+  std::optional<propose::Match> config;
   fs::path dir;
 };
 
 LoopedAndRewritten looped_and_rewritten(const Captured& c, const std::string& dir_name) {
   LoopedAndRewritten out;
   for (const auto& segment : c.map.segments) {
-    if (auto m = search::match_rewrite(c.run.code, c.map, segment)) out.rewrite = m;
-    if (auto m = search::match_config(c.run.code, c.map, segment);
+    if (auto m = propose::match_rewrite(c.run.code, c.map, segment)) out.rewrite = m;
+    if (auto m = propose::match_config(c.run.code, c.map, segment);
         m && m->params.value("kind", "") == "reduction") {
       out.config = m;
     }
@@ -450,10 +451,10 @@ LoopedAndRewritten looped_and_rewritten(const Captured& c, const std::string& di
   out.dir = fs::temp_directory_path() / (dir_name + "_" + std::to_string(getpid()));
   fs::remove_all(out.dir);
   fs::create_directories(out.dir);
-  std::ofstream(out.dir / "looped.py") << search::candidate_source(
-      *out.config, 0, {{"XBLOCK", 4}, {"R0_BLOCK", 32}, {"num_warps", 1}});
+  std::ofstream(out.dir / "looped.py")
+      << propose::source_of(*out.config, 0, {{"XBLOCK", 4}, {"R0_BLOCK", 32}, {"num_warps", 1}});
   std::ofstream(out.dir / "one_pass.py")
-      << search::candidate_source(*out.rewrite, 0, {{"XBLOCK", 4}, {"num_warps", 1}});
+      << propose::source_of(*out.rewrite, 0, {{"XBLOCK", 4}, {"num_warps", 1}});
   return out;
 }
 
@@ -510,7 +511,7 @@ TEST(Rewrite, OneWalkSoftmaxStatisticsAreComputedInRegistersUnderTheInterpreter)
   replace_all(plain, "triton_helpers.online_softmax_combine(", "triton_helpers.other_combine(");
   const Captured without = parse(plain);
   for (const auto& segment : without.map.segments) {
-    EXPECT_FALSE(search::match_rewrite(without.run.code, without.map, segment).has_value());
+    EXPECT_FALSE(propose::match_rewrite(without.run.code, without.map, segment).has_value());
   }
   const auto pair = looped_and_rewritten(parse(text), "kernelopt_softmax_one_walk");
   ASSERT_TRUE(pair.rewrite.has_value() && pair.config.has_value());
@@ -554,8 +555,8 @@ TEST(Rewrite, ShiftedSumsComputeTheGroupNormUnderTheInterpreter) {
   replace_all(text, "libdevice.rsqrt(", "tl.rsqrt(");  // not in Triton 3.6's interpreter
   const Captured c = parse(text);
   const auto& segment = c.map.segments.at(0);
-  const auto config = search::match_config(c.run.code, c.map, segment);
-  const auto rewrite = search::match_rewrite(c.run.code, c.map, segment);
+  const auto config = propose::match_config(c.run.code, c.map, segment);
+  const auto rewrite = propose::match_rewrite(c.run.code, c.map, segment);
   ASSERT_TRUE(config.has_value() && rewrite.has_value());
   EXPECT_EQ(rewrite->params.at("rewrite").at("transform"), "shifted_sums");
   const std::string stats = rewrite->params.at("launches")[0].at("source").get<std::string>();
@@ -573,8 +574,8 @@ TEST(Rewrite, ShiftedSumsComputeTheGroupNormUnderTheInterpreter) {
       fs::temp_directory_path() / ("kernelopt_shifted_sums_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
-  std::ofstream(dir / "welford.py") << search::candidate_source(*config, 0, settings);
-  std::ofstream(dir / "sums.py") << search::candidate_source(*rewrite, 0, settings);
+  std::ofstream(dir / "welford.py") << propose::source_of(*config, 0, settings);
+  std::ofstream(dir / "sums.py") << propose::source_of(*rewrite, 0, settings);
   std::ofstream(dir / "check.py") << kCheckPrelude << R"(
 torch.manual_seed(0)
 x = torch.randn(1, 64, 128) * 2 + 100
@@ -658,7 +659,7 @@ def stats(in_ptr0, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.c
     tl.store(out_ptr1 + (x3), tmp21, xmask)
     tl.store(out_ptr2 + (x3), tmp22, xmask)
 )";
-  const auto sums = search::shifted_sums_source(kernel);
+  const auto sums = propose::shifted_sums_source(kernel);
   ASSERT_TRUE(sums.has_value());
   EXPECT_EQ(sums->count, 1);
   EXPECT_EQ(sums->source.find("welford_combine"), std::string::npos) << sums->source;
@@ -668,7 +669,7 @@ def stats(in_ptr0, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.c
   std::string partial = kernel;
   replace_all(partial, "tmp8 = tl.full([1, 1], 0.0, tl.float32)",
               "tmp8 = tl.full([1, 1], 0.5, tl.float32)");
-  EXPECT_FALSE(search::shifted_sums_source(partial).has_value());
+  EXPECT_FALSE(propose::shifted_sums_source(partial).has_value());
   const fs::path dir =
       fs::temp_directory_path() / ("kernelopt_shifted_padded_" + std::to_string(getpid()));
   fs::remove_all(dir);
@@ -696,7 +697,7 @@ print("ok")
   fs::remove_all(dir);
   // The real capture: the first stage (elements) rewritten, the second (partials) kept.
   const Captured c = parse(fixture("h200_level2_73_Conv2d_BatchNorm_Scaling_graph_0.py"));
-  const auto rewrite = search::match_rewrite(c.run.code, c.map, c.map.segments.at(1));
+  const auto rewrite = propose::match_rewrite(c.run.code, c.map, c.map.segments.at(1));
   ASSERT_TRUE(rewrite.has_value());
   EXPECT_EQ(rewrite->params.at("rewrite").at("welford"), 1);
   const auto& launches = rewrite->params.at("launches");
@@ -709,24 +710,24 @@ print("ok")
 TEST(Rewrite, ShiftedSumsLeaveOtherWelfordFormsAlone) {
   const std::string text = fixture("h200_level1_35_GroupNorm__graph_0.py");
   const Captured c = parse(text);
-  const std::string source =
-      search::without_heuristics(c.run.code.kernel("triton_red_fused_native_group_norm_0")->source);
-  ASSERT_TRUE(search::shifted_sums_source(source).has_value());
+  const std::string source = propose::without_heuristics(
+      c.run.code.kernel("triton_red_fused_native_group_norm_0")->source);
+  ASSERT_TRUE(propose::shifted_sums_source(source).has_value());
   std::string other = source;
   replace_all(other, "tmp2_m2 = tl.where(xmask, tmp2_m2_next, tmp2_m2)",
               "tmp2_m2 = tl.where(xmask & (tmp1 > 0), tmp2_m2_next, tmp2_m2)");
-  EXPECT_FALSE(search::shifted_sums_source(other).has_value());
-  EXPECT_FALSE(search::shifted_sums_source(
-                   search::without_heuristics(
+  EXPECT_FALSE(propose::shifted_sums_source(other).has_value());
+  EXPECT_FALSE(propose::shifted_sums_source(
+                   propose::without_heuristics(
                        c.run.code.kernel("triton_poi_fused_native_group_norm_1")->source))
                    .has_value());
 }
 
 // ---- fuse: a pointwise producer inlined into its consumer ----
 
-std::optional<search::RecipeMatch> first_fuse(const Captured& c) {
+std::optional<propose::Match> first_fuse(const Captured& c) {
   for (const auto& segment : c.map.segments) {
-    if (auto m = search::match_fuse(c.run.code, c.map, segment)) return m;
+    if (auto m = propose::match_fuse(c.run.code, c.map, segment)) return m;
   }
   return std::nullopt;
 }
@@ -786,8 +787,8 @@ constexpr const char* kReloadKernel =
 )";
 
 TEST(Recompute, SecondWalkComputesTheStoredValueAgainUnderTheInterpreter) {
-  const auto kept = search::recompute_reloads_source(kReloadKernel, {});
-  const auto dropped = search::recompute_reloads_source(kReloadKernel, {"out_ptr0"});
+  const auto kept = propose::recompute_reloads_source(kReloadKernel, {});
+  const auto dropped = propose::recompute_reloads_source(kReloadKernel, {"out_ptr0"});
   ASSERT_TRUE(kept.has_value() && dropped.has_value());
   EXPECT_EQ(kept->count, 1);
   EXPECT_TRUE(kept->dropped.empty());
@@ -834,22 +835,22 @@ TEST(Recompute, NotWhereItDoesNotApply) {
   std::string other_address = kernel;
   replace_all(other_address, "tmp19 = tl.load(out_ptr0 + (r0_2 + 104*r0_3 + 312*x4)",
               "tmp19 = tl.load(out_ptr0 + (1 + r0_2 + 104*r0_3 + 312*x4)");
-  EXPECT_FALSE(search::recompute_reloads_source(other_address, {}).has_value());
+  EXPECT_FALSE(propose::recompute_reloads_source(other_address, {}).has_value());
   // The value reads a pointer the kernel also writes.
   std::string reads_output = kernel;
   replace_all(reads_output, "tmp0 = tl.load(in_ptr0 + (r0_5", "tmp0 = tl.load(out_ptr2 + (r0_5");
-  EXPECT_FALSE(search::recompute_reloads_source(reads_output, {}).has_value());
+  EXPECT_FALSE(propose::recompute_reloads_source(reads_output, {}).has_value());
   // The value depends on the reduction's accumulator.
   std::string reads_accumulator = kernel;
   replace_all(reads_accumulator, "tmp15 = tmp2 * tmp6", "tmp15 = tmp2 * _tmp17");
-  EXPECT_FALSE(search::recompute_reloads_source(reads_accumulator, {}).has_value());
+  EXPECT_FALSE(propose::recompute_reloads_source(reads_accumulator, {}).has_value());
   // A name the value needs is reassigned between the walks.
   std::string reassigned = kernel;
   replace_all(reassigned, "    tmp17 = tl.sum(_tmp17, 1)[:, None]\n",
               "    tmp17 = tl.sum(_tmp17, 1)[:, None]\n    tmp1 = tmp1 + 1\n");
-  EXPECT_FALSE(search::recompute_reloads_source(reassigned, {}).has_value());
+  EXPECT_FALSE(propose::recompute_reloads_source(reassigned, {}).has_value());
   // One walk only.
-  EXPECT_FALSE(search::recompute_reloads_source(
+  EXPECT_FALSE(propose::recompute_reloads_source(
                    "def k(in_ptr0, out_ptr0):\n    tmp0 = tl.load(in_ptr0 + (x0), xmask)\n", {})
                    .has_value());
 }
@@ -867,9 +868,9 @@ TEST(Recompute, BatchNormOutputMinusItsMeanReadsTheConvolutionTwiceAndWritesOnce
   EXPECT_EQ(sub.find("tl.store(out_ptr0"), std::string::npos) << sub;
   EXPECT_NE(sub.find("tmp19 = tl.where(r0_mask & xmask, tmp15, 0.0)"), std::string::npos) << sub;
   EXPECT_EQ(count(sub, "tl.load(in_ptr0 + (r0_5 + 123039*x4)"), 2U) << sub;
-  const auto settings = search::recipe_settings(m);
+  const auto settings = propose::initial_settings(m);
   ASSERT_FALSE(settings.empty());
-  const std::string source = search::candidate_source(m, 0, settings.front());
+  const std::string source = propose::source_of(m, 0, settings.front());
   EXPECT_NE(source.find("torch.empty_strided((16, 32, 31, 63, 63,)"), std::string::npos) << source;
 }
 
@@ -917,13 +918,13 @@ TEST(Fuse, NormOutputInlinedIntoThePoolThatRereadsIt) {
       << fused;
   EXPECT_NE(fused.find("f1_tmp4 = f1_tmp2 - f0_tmp3"), std::string::npos) << fused;
   EXPECT_NE(fused.find("tmp1 = f1_tmp17.to(tl.float32)"), std::string::npos) << fused;
-  const std::string source = search::candidate_source(*m, 1, search::recipe_settings(*m).front());
+  const std::string source = propose::source_of(*m, 1, propose::initial_settings(*m).front());
   EXPECT_NE(source.find("torch.empty_strided((128, 16, 1, 1,), (16, 1, 2048, 2048,), "
                         "dtype=torch.float32, device=_device)"),
             std::string::npos)
       << source;
   EXPECT_EQ(count(source, "triton_poi_fused_convolution_mul_native_group_norm_3["), 0U);
-  for (const auto& next : search::recipe_neighbours(*m, search::recipe_settings(*m).front())) {
+  for (const auto& next : propose::neighbours_of(*m, propose::initial_settings(*m).front())) {
     EXPECT_TRUE(next.contains("k0_XBLOCK") && next.contains("k1_YBLOCK")) << next;
   }
 }
@@ -958,16 +959,16 @@ def c(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):
     tmp0 = tl.load(in_ptr0 + (2*xindex), xmask)
     tl.store(out_ptr0 + (xindex), tmp0, xmask)
 )";
-  EXPECT_FALSE(search::inline_producer("'out_ptr0': '*fp32'\n" + producer, consumer, "in_ptr0"));
+  EXPECT_FALSE(propose::inline_producer("'out_ptr0': '*fp32'\n" + producer, consumer, "in_ptr0"));
   // One store, under a mask of its own: the elements it skips keep an older value.
   std::string partial = producer;
   const std::string second = "    tl.store(out_ptr1 + (xindex), tmp0, xmask)\n";
   partial.erase(partial.find(second), second.size());
   const std::string first = "tl.store(out_ptr0 + (xindex), tmp0, xmask)";
-  EXPECT_TRUE(search::inline_producer("'out_ptr0': '*fp32'\n" + partial, consumer, "in_ptr0"));
+  EXPECT_TRUE(propose::inline_producer("'out_ptr0': '*fp32'\n" + partial, consumer, "in_ptr0"));
   partial.replace(partial.find(first), first.size(),
                   "tl.store(out_ptr0 + (xindex), tmp0, xmask & (tmp0 > 0))");
-  EXPECT_FALSE(search::inline_producer("'out_ptr0': '*fp32'\n" + partial, consumer, "in_ptr0"));
+  EXPECT_FALSE(propose::inline_producer("'out_ptr0': '*fp32'\n" + partial, consumer, "in_ptr0"));
 }
 
 // L2/85 cut to 2 samples of 64 channels of 8 x 8 (the pool's output 2 x 2) so that the
@@ -1016,13 +1017,13 @@ TEST(Fuse, FusedCandidateComputesTheModelUnderTheInterpreter) {
       fs::temp_directory_path() / ("kernelopt_fuse_interpreted_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
-  std::ofstream(dir / "fused.py") << search::candidate_source(*m, 1,
-                                                              {{"k0_XBLOCK", 8},
-                                                               {"k0_R0_BLOCK", 64},
-                                                               {"k0_num_warps", 1},
-                                                               {"k1_XBLOCK", 4},
-                                                               {"k1_YBLOCK", 16},
-                                                               {"k1_num_warps", 1}});
+  std::ofstream(dir / "fused.py") << propose::source_of(*m, 1,
+                                                        {{"k0_XBLOCK", 8},
+                                                         {"k0_R0_BLOCK", 64},
+                                                         {"k0_num_warps", 1},
+                                                         {"k1_XBLOCK", 4},
+                                                         {"k1_YBLOCK", 16},
+                                                         {"k1_num_warps", 1}});
   std::ofstream(dir / "check.py") << kCheckPrelude << R"(
 fused = load("fused")
 torch.manual_seed(0)
@@ -1069,11 +1070,11 @@ TEST(Fuse, PersistentNormSplitIntoItsStatisticsAndThePoolThatReadsIt) {
   ASSERT_NE(norm, nullptr);
   std::string masked = norm->source;
   replace_all(masked, "tmp29 = tmp27 + tmp28", "tmp29 = tl.where(r0_mask, tmp27 + tmp28, 0.0)");
-  EXPECT_FALSE(search::split_persistent(masked, masked).has_value());
+  EXPECT_FALSE(propose::split_persistent(masked, masked).has_value());
   std::string elsewhere = norm->source;
   replace_all(elsewhere, "tl.store(in_out_ptr0 + (r0_3 + 64*x4)", "tl.store(in_out_ptr0 + (x4)");
-  EXPECT_FALSE(search::split_persistent(elsewhere, elsewhere).has_value());
-  EXPECT_TRUE(search::split_persistent(norm->source, norm->source).has_value());
+  EXPECT_FALSE(propose::split_persistent(elsewhere, elsewhere).has_value());
+  EXPECT_TRUE(propose::split_persistent(norm->source, norm->source).has_value());
   // Cut to one sample (131072 rows) and run whole under Triton's interpreter: the model's layer
   // norm, pool and GELU in float64.
   for (const auto& [from, to] :
@@ -1090,7 +1091,7 @@ TEST(Fuse, PersistentNormSplitIntoItsStatisticsAndThePoolThatReadsIt) {
       fs::temp_directory_path() / ("kernelopt_fuse_split_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
-  std::ofstream(dir / "fused.py") << search::candidate_source(
+  std::ofstream(dir / "fused.py") << propose::source_of(
       *small, 0,
       {{"k0_XBLOCK", 2048}, {"k0_num_warps", 4}, {"k1_XBLOCK", 16384}, {"k1_num_warps", 4}});
   std::ofstream(dir / "check.py") << kCheckPrelude << R"(
@@ -1154,7 +1155,7 @@ TEST(Fuse, BiasInlinedIntoAPooledReductionThatWritesAReinterpretedBuffer) {
   const std::string fused = launches[0].at("source").get<std::string>();
   // The bias, once: every tap of the window is in the same channel (straight_line.cpp).
   EXPECT_EQ(count(fused, "tl.load(fused_in_ptr0 + "), 1U) << fused;
-  const std::string source = search::candidate_source(*m, 0, search::recipe_settings(*m).front());
+  const std::string source = propose::source_of(*m, 0, propose::initial_settings(*m).front());
   EXPECT_NE(source.find("outputs[\"buf4\"]"), std::string::npos) << source;
   EXPECT_EQ(count(source, "triton_poi_fused_convolution_0["), 0U) << source;
   // A reinterpret at another offset is a view of another address: no relaunch.
@@ -1182,7 +1183,7 @@ TEST(Fuse, StartsFromInductorsAutotunedSettings) {
   }
   const auto m = first_fuse(c);
   ASSERT_TRUE(m.has_value());
-  const auto settings = search::recipe_settings(*m);
+  const auto settings = propose::initial_settings(*m);
   ASSERT_FALSE(settings.empty());
   EXPECT_EQ(settings.front().at("k0_XBLOCK"), 16);
   EXPECT_EQ(settings.front().at("k0_R0_BLOCK"), 256);
@@ -1204,14 +1205,14 @@ TEST(Fuse, StartsFromInductorsAutotunedSettings) {
   const auto map = analysis::build_dispatch_map({c.run}, split);
   bool found = false;
   for (const auto& segment : map.segments) {
-    const auto config = search::match_config(c.run.code, map, segment);
+    const auto config = propose::match_config(c.run.code, map, segment);
     if (!config ||
         config->params.at("kernel") != "triton_red_fused_convolution_native_group_norm_2") {
       continue;
     }
     found = true;
     EXPECT_EQ(
-        search::recipe_settings(*config).front(),
+        propose::initial_settings(*config).front(),
         (nlohmann::json{{"XBLOCK", 16}, {"R0_BLOCK", 256}, {"num_warps", 8}, {"num_stages", 1}}));
   }
   EXPECT_TRUE(found);
@@ -1232,7 +1233,7 @@ TEST(Fuse, FusedTilesKeepTheYGridWithinCudasLimit) {
   const auto m = first_fuse(c);
   ASSERT_TRUE(m.has_value());
   ASSERT_EQ(m->params.at("launches")[0].at("inlined_loads"), 16);
-  const auto settings = search::recipe_settings(*m);
+  const auto settings = propose::initial_settings(*m);
   ASSERT_FALSE(settings.empty());
   for (const auto& s : settings) {
     const long y = s.at("k0_YBLOCK").get<long>();
@@ -1241,7 +1242,7 @@ TEST(Fuse, FusedTilesKeepTheYGridWithinCudasLimit) {
   }
   EXPECT_EQ(settings.front().at("k0_YBLOCK"), 32);
   EXPECT_EQ(settings.front().at("k0_XBLOCK"), 8);
-  for (const auto& next : search::recipe_neighbours(*m, settings.front())) {
+  for (const auto& next : propose::neighbours_of(*m, settings.front())) {
     const long y = next.at("k0_YBLOCK").get<long>();
     EXPECT_LE((1155200 + y - 1) / y, 65535) << next;
   }
@@ -1265,27 +1266,27 @@ TEST(Fuse, RelaunchesATritonTemplateAsInductorDid) {
   const auto& segment = c.map.segments.front();
   ASSERT_EQ(segment.launches.size(), 8U);
   // config leaves a template alone; fuse takes it.
-  EXPECT_FALSE(search::relaunch_params(c.run.code, c.map, segment, 2, false).has_value());
-  const auto launch = search::relaunch_params(c.run.code, c.map, segment, 2, true);
+  EXPECT_FALSE(propose::relaunch_params(c.run.code, c.map, segment, 2, false).has_value());
+  const auto launch = propose::relaunch_params(c.run.code, c.map, segment, 2, true);
   ASSERT_TRUE(launch.has_value());
   EXPECT_EQ(launch->at("kind"), "template");
   EXPECT_EQ(launch->at("fixed_grid"), nlohmann::json::array({242, 1, 1}));
   EXPECT_EQ(launch->at("inductor"), (nlohmann::json{{"num_warps", 4}, {"num_stages", 2}}));
-  const auto m = search::match_fuse(c.run.code, c.map, segment);
+  const auto m = propose::match_fuse(c.run.code, c.map, segment);
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->params.at("producer"), "triton_poi_fused_convolution_mul_native_group_norm_6");
   EXPECT_EQ(m->params.at("loads"), 9);
-  const auto settings = search::recipe_settings(*m);
+  const auto settings = propose::initial_settings(*m);
   ASSERT_FALSE(settings.empty());
   for (const auto& s : settings) {
     EXPECT_EQ(s.at("k2_num_warps"), 4) << s;
     EXPECT_EQ(s.at("k2_num_stages"), 2) << s;
   }
-  for (const auto& next : search::recipe_neighbours(*m, settings.front())) {
+  for (const auto& next : propose::neighbours_of(*m, settings.front())) {
     EXPECT_EQ(next.at("k2_num_warps"), 4) << next;
     EXPECT_EQ(next.at("k2_num_stages"), 2) << next;
   }
-  const std::string source = search::candidate_source(*m, 0, settings.front());
+  const std::string source = propose::source_of(*m, 0, settings.front());
   EXPECT_NE(source.find("triton_tem_fused_convolution_2[(242, 1, 1)](_t1, _t3, _t4, num_warps=4, "
                         "num_stages=2)"),
             std::string::npos)
@@ -1301,14 +1302,14 @@ TEST(Fuse, TemplateCandidateComputesTheModelUnderTheInterpreter) {
     GTEST_SKIP() << "set KERNELOPT_SLOW_TESTS=1 to run (about 8 minutes)";
   }
   const Captured c = example_capture();
-  const auto m = search::match_fuse(c.run.code, c.map, c.map.segments.front());
+  const auto m = propose::match_fuse(c.run.code, c.map, c.map.segments.front());
   ASSERT_TRUE(m.has_value());
-  nlohmann::json settings = search::recipe_settings(*m).front();
+  nlohmann::json settings = propose::initial_settings(*m).front();
   const nlohmann::json few_programs = {{"k0_XBLOCK", 64}, {"k0_YBLOCK", 64}, {"k3_XBLOCK", 64},
                                        {"k4_XBLOCK", 64}, {"k5_XBLOCK", 32}, {"k6_XBLOCK", 64},
                                        {"k6_YBLOCK", 64}};
   settings.update(few_programs);
-  const std::string source = search::candidate_source(*m, 0, settings);
+  const std::string source = propose::source_of(*m, 0, settings);
   const fs::path dir = fs::temp_directory_path() /
                        ("kernelopt_fuse_template_interpreted_" + std::to_string(getpid()));
   fs::remove_all(dir);
@@ -1347,8 +1348,8 @@ TEST(CheapMath, MishWithOneExponentialUnderTheInterpreter) {
   const Captured c = parse(text);
   const std::string kernel =
       "triton_poi_fused_convolution_hardswish_max_pool2d_with_indices_mish_sub_3";
-  const std::string source = search::without_heuristics(c.run.code.kernel(kernel)->source);
-  const auto cheap = search::cheaper_math_source(source);
+  const std::string source = propose::without_heuristics(c.run.code.kernel(kernel)->source);
+  const auto cheap = propose::cheaper_math_source(source);
   ASSERT_TRUE(cheap.has_value());
   EXPECT_EQ(cheap->mish, 1);
   EXPECT_EQ(cheap->source.find("libdevice.tanh("), std::string::npos) << cheap->source;
@@ -1358,14 +1359,14 @@ TEST(CheapMath, MishWithOneExponentialUnderTheInterpreter) {
   // Another threshold (softplus with threshold 10), or another operand of the exponential: left.
   std::string other = source;
   replace_all(other, "tl.full([1, 1], 20.0, tl.float32)", "tl.full([1, 1], 10.0, tl.float32)");
-  EXPECT_FALSE(search::cheaper_math_source(other).has_value());
+  EXPECT_FALSE(propose::cheaper_math_source(other).has_value());
   other = source;
   replace_all(other, "tmp9 = libdevice.exp(tmp6)", "tmp9 = libdevice.exp(tmp4)");
-  EXPECT_FALSE(search::cheaper_math_source(other).has_value());
+  EXPECT_FALSE(propose::cheaper_math_source(other).has_value());
   // The strategies that carry it.
   int carried = 0;
   for (const auto& segment : c.map.segments) {
-    for (const auto& m : search::match_strategies(c.run.code, c.map, segment)) {
+    for (const auto& m : propose::match_strategies(c.run.code, c.map, segment)) {
       const std::string all = m.params.dump();
       const bool has = all.find("tmp12_n / (tmp12_n + 2.0)") != std::string::npos;
       EXPECT_EQ(has, m.recipe == "rewrite" || m.recipe == "fuse") << m.recipe;
@@ -1495,7 +1496,7 @@ nlohmann::json three_reductions_launch(const std::string& source) {
 // Inductor's kernel does, under Triton's interpreter: on ordinary rows (mean 50), and on rows
 // with a NaN, with a +inf, and of all -inf, the same values and the same NaNs.
 TEST(Split, ThreeReductionsSplitComputeWhatInductorsKernelDoesUnderTheInterpreter) {
-  const auto split = search::split_reduction_source(kThreeReductions);
+  const auto split = propose::split_reduction_source(kThreeReductions);
   ASSERT_TRUE(split.has_value());
   EXPECT_EQ(split->reductions, 3);
   EXPECT_EQ(split->partials, 5);  // a sum, a max, a Welford triple
@@ -1513,18 +1514,18 @@ TEST(Split, ThreeReductionsSplitComputeWhatInductorsKernelDoesUnderTheInterprete
   // The epilogue (the per-row load, the stores) only in the combine kernel.
   EXPECT_EQ(count(text, "tl.load(in_ptr1 + (x0)"), 1U);
   EXPECT_GT(text.find("tl.load(in_ptr1 + (x0)"), text.find("_split_combine("));
-  const auto sums = search::shifted_sums_source(kThreeReductions);
+  const auto sums = propose::shifted_sums_source(kThreeReductions);
   ASSERT_TRUE(sums.has_value());
-  const auto split_sums = search::split_reduction_source(sums->source);
+  const auto split_sums = propose::split_reduction_source(sums->source);
   ASSERT_TRUE(split_sums.has_value());
   EXPECT_EQ(split_sums->reductions, 3);
 
   const fs::path dir = fs::temp_directory_path() / ("kernelopt_split_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
-  const search::RecipeMatch inductor{"config", three_reductions_launch(kThreeReductions), ""};
-  std::ofstream(dir / "inductor.py") << search::candidate_source(
-      inductor, 0, {{"XBLOCK", 2}, {"R0_BLOCK", 256}, {"num_warps", 2}});
+  const propose::Match inductor{"config", three_reductions_launch(kThreeReductions), ""};
+  std::ofstream(dir / "inductor.py")
+      << propose::source_of(inductor, 0, {{"XBLOCK", 2}, {"R0_BLOCK", 256}, {"num_warps", 2}});
   const std::vector<nlohmann::json> settings = {
       {{"k0_XBLOCK", 4}, {"k0_R0_BLOCK", 128}, {"k0_SPLIT", 3}, {"k0_num_warps", 2}},
       {{"k0_XBLOCK", 1}, {"k0_R0_BLOCK", 256}, {"k0_SPLIT", 2}, {"k0_num_warps", 4}},
@@ -1534,11 +1535,11 @@ TEST(Split, ThreeReductionsSplitComputeWhatInductorsKernelDoesUnderTheInterprete
   for (std::size_t form = 0; form < 2; ++form) {
     nlohmann::json launch = three_reductions_launch((form == 0 ? split : split_sums)->source);
     launch["split_reduction"] = {{"partials", 5}, {"dtype", "torch.float32"}};
-    const search::RecipeMatch m{
+    const propose::Match m{
         "split", {{"kind", "segment"}, {"launches", nlohmann::json::array({launch})}}, "test"};
     for (std::size_t k = 0; k < settings.size(); ++k) {
       names.push_back(fmt::format("split_{}_{}", form == 0 ? "welford" : "sums", k));
-      std::ofstream(dir / (names.back() + ".py")) << search::candidate_source(m, 0, settings[k]);
+      std::ofstream(dir / (names.back() + ".py")) << propose::source_of(m, 0, settings[k]);
     }
   }
   // Sixteen chunks of 64 where 64 were asked (the last ones would be empty), one where 1 was.
@@ -1577,14 +1578,14 @@ print("ok")
 // Writes candidate `m` (segment `segment`, `settings`) as split.py and `script` (after
 // kCheckPrelude) as check.py into a fresh folder, and runs the check under the interpreter.
 void expect_candidate_checks(const std::string& folder,
-                             const search::RecipeMatch& m,
+                             const propose::Match& m,
                              int segment,
                              const nlohmann::json& settings,
                              const std::string& script) {
   const fs::path dir = fs::temp_directory_path() / (folder + "_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
-  std::ofstream(dir / "split.py") << search::candidate_source(m, segment, settings);
+  std::ofstream(dir / "split.py") << propose::source_of(m, segment, settings);
   std::ofstream(dir / "check.py") << kCheckPrelude << script;
   expect_interpreted_ok(dir);
   fs::remove_all(dir);
@@ -1602,20 +1603,20 @@ TEST(Split, GroupNormSegmentSplitUnderTheInterpreter) {
   replace_all(text, "buf1, 896, 4096, stream", "buf1, 8, 4096, stream");
   replace_all(text, "libdevice.rsqrt(", "tl.rsqrt(");  // not in Triton 3.6's interpreter
   const Captured c = parse(text);
-  const auto m = search::match_split(c.run.code, c.map, c.map.segments.at(0));
+  const auto m = propose::match_split(c.run.code, c.map, c.map.segments.at(0));
   ASSERT_TRUE(m.has_value());
-  EXPECT_EQ(search::strategy_of(*m), "split");
-  EXPECT_EQ(search::proposer_of(*m), "rewrite");
+  EXPECT_EQ(propose::strategy_of(*m), "split");
+  EXPECT_EQ(propose::proposer_of(*m), "rewrite");
   const auto& stats = m->params.at("launches")[0];
   EXPECT_TRUE(stats.at("split_reduction").at("shifted_sums").get<bool>());
   EXPECT_FALSE(m->params.at("launches")[1].contains("split_reduction"));
   // Starting settings: each with SPLIT; later rounds move SPLIT too.
-  const auto start = search::recipe_settings(*m);
+  const auto start = propose::initial_settings(*m);
   ASSERT_FALSE(start.empty());
   for (const auto& s : start) {
     EXPECT_GE(s.value("k0_SPLIT", 0), 2) << s.dump();
   }
-  const auto next = search::recipe_neighbours(*m, start.front());
+  const auto next = propose::neighbours_of(*m, start.front());
   EXPECT_TRUE(std::any_of(next.begin(), next.end(), [&](const nlohmann::json& s) {
     return s.at("k0_SPLIT") != start.front().at("k0_SPLIT");
   }));
@@ -1660,9 +1661,9 @@ TEST(Split, TwoWalkInstanceNormUnderTheInterpreter) {
     replace_all(text, from, to);
   }
   const Captured c = parse(text);
-  const auto m = search::match_split(c.run.code, c.map, c.map.segments.at(1));
+  const auto m = propose::match_split(c.run.code, c.map, c.map.segments.at(1));
   ASSERT_TRUE(m.has_value());
-  EXPECT_EQ(search::strategy_of(*m), "split");
+  EXPECT_EQ(propose::strategy_of(*m), "split");
   const auto& launch = m->params.at("launches")[0];
   EXPECT_TRUE(launch.at("split_reduction").at("walks").get<bool>());
   const std::string& source = launch.at("source").get<std::string>();
@@ -1671,7 +1672,7 @@ TEST(Split, TwoWalkInstanceNormUnderTheInterpreter) {
   EXPECT_EQ(source.find("_split_combine"), std::string::npos);
   // The starting settings: what the resident programs hold between their walks within
   // kSplitWalkResident x kSplitWalkBytes (or one program an SM), the combine's tile within 4096.
-  const auto start = search::recipe_settings(*m);
+  const auto start = propose::initial_settings(*m);
   ASSERT_FALSE(start.empty());
   for (const auto& s : start) {
     const auto xblock = s.value("k0_XBLOCK", 1L);
@@ -1683,7 +1684,7 @@ TEST(Split, TwoWalkInstanceNormUnderTheInterpreter) {
     EXPECT_LE(xblock * split, 4096) << s.dump();
     EXPECT_GE(resident, 1) << s.dump();
     EXPECT_TRUE(resident == 1 || resident * 4 * xblock * chunk <=
-                                     search::kSplitWalkResident * search::kSplitWalkBytes)
+                                     propose::kSplitWalkResident * propose::kSplitWalkBytes)
         << s.dump();
   }
   const std::string check = R"(
@@ -1767,7 +1768,7 @@ print("ok")
 // PyTorch under the interpreter, and leaves the convolution's output as it was.
 TEST(Split, OnTopOfFuseComputesTheModelUnderTheInterpreter) {
   const Captured c = parse(l2_85_cut());
-  const auto m = search::match_split(c.run.code, c.map, c.map.segments.at(1));
+  const auto m = propose::match_split(c.run.code, c.map, c.map.segments.at(1));
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->params.at("split_on"), "fuse");
   const auto& launches = m->params.at("launches");
@@ -1793,7 +1794,7 @@ TEST(Split, NotWhereItDoesNotApply) {
     std::string text = base;
     replace_all(text, from, to);
     EXPECT_NE(text, base) << from;
-    return search::split_reduction_source(text).has_value();
+    return propose::split_reduction_source(text).has_value();
   };
   EXPECT_FALSE(changed("    tmp4 = triton_helpers.max2(_tmp4, 1)[:, None]\n",
                        "    tmp4_val, tmp4 = triton_helpers.max_with_index(_tmp4, _tmp4, 1)\n"));
@@ -1811,10 +1812,10 @@ TEST(Split, NotWhereItDoesNotApply) {
       changed("R0_BLOCK : tl.constexpr):", "R0_BLOCK : tl.constexpr, OTHER : tl.constexpr):"));
   // A one-launch pointwise segment, and the L1/95 cross-entropy (an online softmax): none.
   const Captured relu = parse(fixture("h200_level1_19_ReLU_graph_0.py"));
-  EXPECT_FALSE(search::match_split(relu.run.code, relu.map, relu.map.segments.at(0)).has_value());
+  EXPECT_FALSE(propose::match_split(relu.run.code, relu.map, relu.map.segments.at(0)).has_value());
   const Captured ce = parse(fixture("h200_level1_95_CrossEntropyLoss_graph_0.py"));
   for (const auto& segment : ce.map.segments) {
-    EXPECT_FALSE(search::match_split(ce.run.code, ce.map, segment).has_value());
+    EXPECT_FALSE(propose::match_split(ce.run.code, ce.map, segment).has_value());
   }
 }
 
@@ -1904,7 +1905,7 @@ TEST(Retile, ChannelsLastReductionsComputeWhatInductorsKernelDoesUnderTheInterpr
   std::vector<std::string> names;
   for (const int cg : {4, 3}) {
     const std::string kernel = cg == 4 ? kChannelsLastThree : three;
-    const auto tile = search::retile_reduction_source(kernel);
+    const auto tile = propose::retile_reduction_source(kernel);
     ASSERT_TRUE(tile.has_value()) << cg;
     EXPECT_EQ(tile->groups, 3);
     EXPECT_EQ(tile->channels, 3 * cg);
@@ -1935,9 +1936,9 @@ TEST(Retile, ChannelsLastReductionsComputeWhatInductorsKernelDoesUnderTheInterpr
     EXPECT_NE(text.find("tl.load(part_ptr0 + (xindex * n_split + split_index)"), std::string::npos);
     EXPECT_EQ(count(text, "tl.load(in_ptr1 + (x4)"), 1U);  // the epilogue: the combine's alone
     EXPECT_GT(text.find("tl.load(in_ptr1 + (x4)"), text.find("_split_combine("));
-    const auto sums = search::shifted_sums_source(kernel);
+    const auto sums = propose::shifted_sums_source(kernel);
     ASSERT_TRUE(sums.has_value());
-    const auto tile_sums = search::retile_reduction_source(sums->source);
+    const auto tile_sums = propose::retile_reduction_source(sums->source);
     ASSERT_TRUE(tile_sums.has_value());
 
     nlohmann::json base = three_reductions_launch(kernel);
@@ -1945,8 +1946,8 @@ TEST(Retile, ChannelsLastReductionsComputeWhatInductorsKernelDoesUnderTheInterpr
     base["numels"]["r0_numel"] = 250 * cg;
     base["args"][7]["literal"] = 250 * cg;
     std::ofstream(dir / fmt::format("inductor_{}.py", cg))
-        << search::candidate_source(search::RecipeMatch{"config", base, ""}, 0,
-                                    {{"XBLOCK", 2}, {"R0_BLOCK", 256}, {"num_warps", 2}});
+        << propose::source_of(propose::Match{"config", base, ""}, 0,
+                              {{"XBLOCK", 2}, {"R0_BLOCK", 256}, {"num_warps", 2}});
     const std::vector<nlohmann::json> settings = {
         {{"k0_SB", 16}, {"k0_CHUNK", 100}, {"k0_num_warps", 2}},
         {{"k0_SB", 1}, {"k0_CHUNK", 16}, {"k0_num_warps", 1}},
@@ -1965,13 +1966,13 @@ TEST(Retile, ChannelsLastReductionsComputeWhatInductorsKernelDoesUnderTheInterpr
                                      {"spatial", 250},
                                      {"per_chunk", t.per_chunk},
                                      {"channel_block", 16}}}};
-      const search::RecipeMatch m{
+      const propose::Match m{
           "retile", {{"kind", "segment"}, {"launches", nlohmann::json::array({launch})}}, "test"};
       for (std::size_t k = 0; k < settings.size(); ++k) {
-        EXPECT_TRUE(search::retile_fits(
+        EXPECT_TRUE(propose::retile_fits(
             launch, {{"SB", settings[k].at("k0_SB")}, {"CHUNK", settings[k].at("k0_CHUNK")}}));
         names.push_back(fmt::format("retile_{}_{}_{}", cg, form == 0 ? "welford" : "sums", k));
-        std::ofstream(dir / (names.back() + ".py")) << search::candidate_source(m, 0, settings[k]);
+        std::ofstream(dir / (names.back() + ".py")) << propose::source_of(m, 0, settings[k]);
       }
     }
   }
@@ -2017,10 +2018,10 @@ print("ok")
 // model's bias, group norm, scale, pool and clamp of float64 PyTorch under the interpreter.
 TEST(Retile, OnTopOfFuseComputesTheModelUnderTheInterpreter) {
   const Captured c = parse(l2_85_cut());
-  const auto m = search::match_retile(c.run.code, c.map, c.map.segments.at(1));
+  const auto m = propose::match_retile(c.run.code, c.map, c.map.segments.at(1));
   ASSERT_TRUE(m.has_value());
-  EXPECT_EQ(search::strategy_of(*m), "retile");
-  EXPECT_EQ(search::proposer_of(*m), "rewrite");
+  EXPECT_EQ(propose::strategy_of(*m), "retile");
+  EXPECT_EQ(propose::proposer_of(*m), "rewrite");
   EXPECT_EQ(m->params.at("retile_on"), "fuse");
   const auto& launches = m->params.at("launches");
   ASSERT_EQ(launches.size(), 2U);
@@ -2031,13 +2032,13 @@ TEST(Retile, OnTopOfFuseComputesTheModelUnderTheInterpreter) {
   EXPECT_EQ(t.at("spatial"), 1024);
   EXPECT_TRUE(launches[0].at("split_reduction").at("shifted_sums").get<bool>());
   // Starting settings fit, and the beam moves SB and CHUNK.
-  const auto start = search::recipe_settings(*m);
+  const auto start = propose::initial_settings(*m);
   ASSERT_FALSE(start.empty());
   for (const auto& s : start) {
     EXPECT_GE(s.value("k0_SB", 0), 1) << s.dump();
-    EXPECT_LE(s.value("k0_SB", 0) * 64, search::kRetileMostTile) << s.dump();
+    EXPECT_LE(s.value("k0_SB", 0) * 64, propose::kRetileMostTile) << s.dump();
   }
-  const auto next = search::recipe_neighbours(*m, start.front());
+  const auto next = propose::neighbours_of(*m, start.front());
   EXPECT_TRUE(std::any_of(next.begin(), next.end(), [&](const nlohmann::json& s) {
     return s.at("k0_CHUNK") != start.front().at("k0_CHUNK");
   }));
@@ -2063,17 +2064,17 @@ TEST(Retile, OnTopOfFuseComputesTheModelUnderTheInterpreter) {
   EXPECT_FALSE(start[0].contains("on"));
   EXPECT_EQ(start[1].value("on", ""), "rewrite");
   EXPECT_EQ(start[2].value("on", ""), "config");
-  const auto [on_rewrite, own] = search::on_chosen_base(*m, start[1]);
+  const auto [on_rewrite, own] = propose::on_chosen_base(*m, start[1]);
   EXPECT_EQ(on_rewrite.params.at("retile_on"), "rewrite");
   EXPECT_FALSE(on_rewrite.params.contains("other_bases"));
   EXPECT_FALSE(own.contains("on"));
-  EXPECT_NE(search::candidate_source(*m, 1, start[1]), search::candidate_source(*m, 1, start[0]));
-  const auto moved = search::recipe_neighbours(*m, start[1]);
+  EXPECT_NE(propose::source_of(*m, 1, start[1]), propose::source_of(*m, 1, start[0]));
+  const auto moved = propose::neighbours_of(*m, start[1]);
   ASSERT_FALSE(moved.empty());
   for (const auto& s : moved) {
     EXPECT_EQ(s.value("on", ""), "rewrite") << s.dump();
   }
-  EXPECT_THROW(search::on_chosen_base(*m, {{"on", "nowhere"}}), std::invalid_argument);
+  EXPECT_THROW(propose::on_chosen_base(*m, {{"on", "nowhere"}}), std::invalid_argument);
   nlohmann::json small = start[1];
   small["k0_SB"] = 4;
   small["k0_CHUNK"] = 300;
@@ -2097,7 +2098,7 @@ TEST(Retile, WhereItApplies) {
                            "h200_level2_19_ConvTranspose2d_GELU_GroupNorm_graph_0.py"}) {
     const Captured c = parse(fixture(name));
     const auto& segment = c.map.segments.back();
-    const auto m = search::match_retile(c.run.code, c.map, segment);
+    const auto m = propose::match_retile(c.run.code, c.map, segment);
     ASSERT_TRUE(m.has_value()) << name;
     EXPECT_EQ(m->params.at("launches")[0].at("split_reduction").at("retile").at("samples"), 128);
   }
@@ -2106,15 +2107,15 @@ TEST(Retile, WhereItApplies) {
                            "h200_level1_23_Softmax_graph_0.py", "h200_level1_19_ReLU_graph_0.py"}) {
     const Captured c = parse(fixture(name));
     for (const auto& segment : c.map.segments) {
-      EXPECT_FALSE(search::match_retile(c.run.code, c.map, segment).has_value()) << name;
+      EXPECT_FALSE(propose::match_retile(c.run.code, c.map, segment).has_value()) << name;
     }
   }
   std::string strided = kChannelsLastThree;
   replace_all(strided, "12*r0_3", "13*r0_3");
-  EXPECT_FALSE(search::retile_reduction_source(strided).has_value());
+  EXPECT_FALSE(propose::retile_reduction_source(strided).has_value());
   std::string unmasked = kChannelsLastThree;
   replace_all(unmasked, "_tmp2 = tl.where(r0_mask & xmask, tmp3, _tmp2)", "_tmp2 = tmp3");
-  EXPECT_FALSE(search::retile_reduction_source(unmasked).has_value());
+  EXPECT_FALSE(propose::retile_reduction_source(unmasked).has_value());
 }
 
 // The retiled statistics of the real L2/85 capture, compiled for sm_90 on the CPU, load the
@@ -2123,7 +2124,7 @@ TEST(Retile, WhereItApplies) {
 TEST(Retile, TheRealL285StatisticsLoadSixteenBytesAtATime) {
   const Captured c =
       parse(fixture("h200_level2_85_Conv2d_GroupNorm_Scale_MaxPool_Clamp_graph_0.py"));
-  const auto m = search::match_retile(c.run.code, c.map, c.map.segments.at(1));
+  const auto m = propose::match_retile(c.run.code, c.map, c.map.segments.at(1));
   ASSERT_TRUE(m.has_value());
   const fs::path dir =
       fs::temp_directory_path() / ("kernelopt_retile_ptx_" + std::to_string(getpid()));

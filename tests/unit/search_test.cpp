@@ -11,8 +11,9 @@
 #include <gtest/gtest.h>
 
 #include "kernelopt/engine/verify.hpp"
+#include "kernelopt/propose/registry.hpp"
+#include "kernelopt/propose/transforms.hpp"
 #include "kernelopt/search/beam.hpp"
-#include "kernelopt/search/recipe_match.hpp"
 #include "kernelopt/search/roles.hpp"
 
 namespace kernelopt::search {
@@ -484,38 +485,46 @@ TEST(Beam, TheFirstRoundTakesTheStrategiesInTurn) {
 // Past its share of the budget (and once each strategy's first start is tried), round 1 leaves its
 // other starts to round 2, behind the neighbours of the best: with six evaluations, the tile next
 // to the best start (2048, 1.35x) is reached; spending them all on the six starts ends at 1.2x.
+// Six evaluations of 10 s for a segment whose search starts when the problem's clock reads
+// `clock_start` (other segments searched before it): budget_s is that clock's end.
+BeamResult first_round_run(double share, double clock_start, std::vector<std::string>& order) {
+  BeamOptions options;
+  options.budget_s = clock_start + 55;
+  options.first_round_share = share;
+  Memory memory;
+  BeamHooks hooks;
+  hooks.initial = [](const std::string&) {
+    return std::vector<nlohmann::json>{{{"block", 256}}, {{"block", 512}}, {{"block", 1024}}};
+  };
+  hooks.neighbours = [](const Proposal& p) {
+    return std::vector<nlohmann::json>{{{"block", 4 * p.settings.at("block").get<long>()}}};
+  };
+  hooks.evaluate = [&](const Proposal& p) {
+    const long block = p.settings.at("block").get<long>();
+    order.push_back(p.strategy + ":" + std::to_string(block) + "/" + std::to_string(p.round));
+    Attempt a;
+    a.correct = true;
+    a.ratio = objective(block);
+    a.accepted = *a.ratio >= 1.01;
+    return a;
+  };
+  hooks.spent = [&] { return clock_start + 10.0 * static_cast<double>(order.size()); };
+  return beam_search(0, {{"config", ""}, {"recipe:pool", ""}}, hooks, options, memory);
+}
+
+const std::vector<std::string> kSharedFirstRound = {"config:256/1",  "recipe:pool:256/1",
+                                                    "config:512/1",  "config:2048/2",
+                                                    "config:1024/2", "recipe:pool:1024/2"};
+
 TEST(Beam, TheFirstRoundLeavesItsOtherStartsPastItsShare) {
   const auto run = [](double share, std::vector<std::string>& order) {
-    BeamOptions options;
-    options.budget_s = 55;  // six evaluations of 10 s
-    options.first_round_share = share;
-    Memory memory;
-    BeamHooks hooks;
-    hooks.initial = [](const std::string&) {
-      return std::vector<nlohmann::json>{{{"block", 256}}, {{"block", 512}}, {{"block", 1024}}};
-    };
-    hooks.neighbours = [](const Proposal& p) {
-      return std::vector<nlohmann::json>{{{"block", 4 * p.settings.at("block").get<long>()}}};
-    };
-    hooks.evaluate = [&](const Proposal& p) {
-      const long block = p.settings.at("block").get<long>();
-      order.push_back(p.strategy + ":" + std::to_string(block) + "/" + std::to_string(p.round));
-      Attempt a;
-      a.correct = true;
-      a.ratio = objective(block);
-      a.accepted = *a.ratio >= 1.01;
-      return a;
-    };
-    hooks.spent = [&] { return 10.0 * static_cast<double>(order.size()); };
-    return beam_search(0, {{"config", ""}, {"recipe:pool", ""}}, hooks, options, memory);
+    return first_round_run(share, 0, order);
   };
   std::vector<std::string> shared;
   const BeamResult r = run(0.5, shared);
   // Round 1 stops at 30 s (past 27.5 s, both strategies tried); round 2 takes the beam's
   // neighbours (config:512's, then the two 256s') before the starts left over.
-  EXPECT_EQ(shared,
-            (std::vector<std::string>{"config:256/1", "recipe:pool:256/1", "config:512/1",
-                                      "config:2048/2", "config:1024/2", "recipe:pool:1024/2"}));
+  EXPECT_EQ(shared, kSharedFirstRound);
   ASSERT_TRUE(r.best.has_value());
   EXPECT_EQ(r.best->proposal.settings.at("block"), 2048);
   std::vector<std::string> whole;
@@ -524,6 +533,18 @@ TEST(Beam, TheFirstRoundLeavesItsOtherStartsPastItsShare) {
   EXPECT_EQ(whole.back(), "recipe:pool:1024/1");
   ASSERT_TRUE(all.best.has_value());
   EXPECT_EQ(all.best->proposal.settings.at("block"), 1024);
+}
+
+// A segment searched late: the clock already reads 200 s when its search starts. Round 1's share
+// is of the 55 s it has from there, so it runs as the first segment's would (and is not cut after
+// its first wave because 200 s exceeds half of the clock's end).
+TEST(Beam, TheFirstRoundShareCountsFromTheSegmentsStart) {
+  std::vector<std::string> late;
+  const BeamResult r = first_round_run(0.5, 200, late);
+  EXPECT_EQ(late, kSharedFirstRound);
+  ASSERT_TRUE(r.best.has_value());
+  EXPECT_EQ(r.best->proposal.settings.at("block"), 2048);
+  EXPECT_NE(r.stopped.find("budget spent (60 s of 55 s)"), std::string::npos) << r.stopped;
 }
 
 TEST(Beam, WithoutMemoryTriedSettingsAreEvaluatedAgain) {
@@ -574,19 +595,20 @@ TEST(Beam, ABrokenStrategyIsDroppedAndDiversityKeepsAnotherInTheBeam) {
 }
 
 TEST(RecipeNeighbours, DoubleAndHalveWithinBoundsAndTheRegisterBudget) {
-  const RecipeMatch scan{"scan", {}, ""};
-  const auto n = recipe_neighbours(scan, {{"rows", 1}, {"block", 8192}, {"num_warps", 16}});
+  const propose::Match scan{"scan", {}, ""};
+  const auto n = propose::neighbours_of(scan, {{"rows", 1}, {"block", 8192}, {"num_warps", 16}});
   // rows 2 x 8192 = 16384 elements fits; block 16384 and 32 warps are over the bounds.
   const std::vector<nlohmann::json> want = {{{"rows", 2}, {"block", 8192}, {"num_warps", 16}},
                                             {{"rows", 1}, {"block", 4096}, {"num_warps", 16}},
                                             {{"rows", 1}, {"block", 8192}, {"num_warps", 8}}};
   EXPECT_EQ(n, want);
-  const RecipeMatch pool{"pool", {}, ""};
-  for (const auto& s : recipe_neighbours(pool, {{"rows", 8}, {"block", 1024}, {"num_warps", 8}})) {
+  const propose::Match pool{"pool", {}, ""};
+  for (const auto& s :
+       propose::neighbours_of(pool, {{"rows", 8}, {"block", 1024}, {"num_warps", 8}})) {
     EXPECT_LE(s.at("rows").get<long>() * s.at("block").get<long>(), 8192) << s;
   }
-  const RecipeMatch row{"row_two_pass", {}, ""};
-  const auto r = recipe_neighbours(
+  const propose::Match row{"row_two_pass", {}, ""};
+  const auto r = propose::neighbours_of(
       row, {{"block", 4096}, {"num_warps", 16}, {"programs_per_sm", 0}, {"reverse", 1}});
   const nlohmann::json flipped = {
       {"block", 4096}, {"num_warps", 16}, {"programs_per_sm", 0}, {"reverse", 0}};

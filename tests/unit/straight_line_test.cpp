@@ -1,7 +1,7 @@
 // The tidying of pasted kernel code (search/detail/straight_line.hpp): index simplification from
 // the kernel's own index ranges, loads narrowed to the dimensions of their address, repeated
 // statements computed once; each where it applies and not where it would change a value.
-#include "kernelopt/search/detail/straight_line.hpp"
+#include "kernelopt/propose/detail/straight_line.hpp"
 
 #include <string>
 #include <vector>
@@ -10,7 +10,7 @@
 
 namespace {
 
-using kernelopt::search::detail::tidy_pasted;
+using kernelopt::propose::detail::tidy_pasted;
 
 // The lines of `text`, each indented by four spaces, and which of them are pasted: those that
 // start with '+'.

@@ -13,9 +13,9 @@
 #include "kernelopt/engine/ask.hpp"
 #include "kernelopt/engine/doctor.hpp"
 #include "kernelopt/engine/files.hpp"
+#include "kernelopt/propose/registry.hpp"
 #include "kernelopt/report/show_text.hpp"
 #include "kernelopt/report/verify_text.hpp"
-#include "kernelopt/search/recipe_match.hpp"
 
 namespace kernelopt::engine {
 
@@ -170,13 +170,13 @@ int match_command(const MatchCommand& command) {
                             {"inputs", seg.inputs},
                             {"outputs", seg.outputs}};
       text += fmt::format("  segment {}: {}\n", seg.id, fmt::join(names, ", "));
-      const auto matches = search::match_strategies(run.code, map, seg);
+      const auto matches = propose::match_strategies(run.code, map, seg);
       for (const auto& match : matches) {
         // Keyed "recipe", "config", "rewrite", "fuse", "split" or "retile"; named "recipe:NAME" or
         // the same.
-        const std::string key = search::proposer_of(match) == "recipe" ? "recipe" : match.recipe;
-        row[key] = {{"name", search::strategy_of(match)}, {"why", match.why}};
-        text += fmt::format("    {}: {}\n", search::strategy_of(match), match.why);
+        const std::string key = propose::proposer_of(match) == "recipe" ? "recipe" : match.recipe;
+        row[key] = {{"name", propose::strategy_of(match)}, {"why", match.why}};
+        text += fmt::format("    {}: {}\n", propose::strategy_of(match), match.why);
         if (match.params.contains("other_bases")) {  // a split's or retile's further bases
           std::vector<std::string> on;
           for (const auto& other : match.params.at("other_bases")) {
@@ -187,14 +187,14 @@ int match_command(const MatchCommand& command) {
                               fmt::join(on, " and "));
         }
         if (command.write.empty()) continue;
-        const auto settings = search::recipe_settings(match);
+        const auto settings = propose::initial_settings(match);
         if (settings.empty()) continue;
-        std::string name = search::strategy_of(match);
+        std::string name = propose::strategy_of(match);
         std::replace(name.begin(), name.end(), ':', '_');
         const fs::path path =
             fs::path(command.write) /
             fmt::format("{}_seg{}_{}.py", fs::path(file).stem().string(), seg.id, name);
-        candidates.emplace_back(path, search::candidate_source(match, seg.id, settings.front()));
+        candidates.emplace_back(path, propose::source_of(match, seg.id, settings.front()));
         row[key]["candidate"] = path.string();
         row[key]["settings"] = settings.front();
         text +=

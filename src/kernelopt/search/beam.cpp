@@ -59,6 +59,11 @@ BeamResult beam_search(int segment,
                        Memory& memory) {
   BeamResult result;
   bool out_of_budget = false;
+  // The clock (hooks.spent) runs over the whole problem and budget_s is the value at which this
+  // segment's search ends: round 1's share is of what is left from here, not from zero.
+  const double start_s = hooks.spent();
+  const double first_round_end_s =
+      start_s + options.first_round_share * (options.budget_s - start_s);
   std::string abandoned;  // why the memory dropped a strategy's proposals, the last one
   // Evaluates the round's proposals in order, unless the budget is spent; skips what the memory
   // says was tried and repeats within the round. With `deferred`, the proposals after the first
@@ -69,8 +74,7 @@ BeamResult beam_search(int segment,
     std::vector<Proposal> seen;
     for (std::size_t i = 0; i < proposals.size(); ++i) {
       Proposal& p = proposals[i];
-      if (deferred != nullptr && i >= wave &&
-          hooks.spent() >= options.first_round_share * options.budget_s) {
+      if (deferred != nullptr && i >= wave && hooks.spent() >= first_round_end_s) {
         deferred->assign(std::make_move_iterator(proposals.begin() + static_cast<long>(i)),
                          std::make_move_iterator(proposals.end()));
         break;
@@ -104,8 +108,8 @@ BeamResult beam_search(int segment,
   // second, ...): a budget that ends inside the round has tried every strategy, not only the first
   // one's list (L1/41: config's four starts left the pool recipe one). Once every strategy's
   // first start is tried and the round's share of the budget is spent, its other starts wait
-  // behind round 2's neighbours of the best (L2/65 in session 18: eleven starts took the whole
-  // budget, and the tile next to the best start, which had won in session 9, was never tried).
+  // behind round 2's neighbours of the best (L2/65: eleven starts took the whole budget, and the
+  // tile next to the best start, which had won in an earlier run, was never tried).
   std::vector<std::vector<Proposal>> starts;
   starts.reserve(strategies.size());
   std::size_t wave = 0;  // strategies with a start: the length of round 1's first wave
@@ -154,8 +158,8 @@ BeamResult beam_search(int segment,
     }
   }
   if (out_of_budget) {
-    result.stopped =
-        fmt::format("budget spent ({:.0f} s of {:.0f} s)", hooks.spent(), options.budget_s);
+    result.stopped = fmt::format("budget spent ({:.0f} s of {:.0f} s)", hooks.spent() - start_s,
+                                 options.budget_s - start_s);
   } else if (result.stopped.empty()) {
     result.stopped = fmt::format("{} round(s) run", result.rounds_run);
   }

@@ -35,15 +35,18 @@ struct Scored {
 };
 
 struct BeamOptions {
-  int width = 3;          // --no-beam: 1
-  int rounds = 5;         // --rounds
-  double budget_s = 180;  // seconds of the worker's (GPU) time, counted by hooks.spent
+  int width = 3;   // --no-beam: 1
+  int rounds = 5;  // --rounds
+  // The value of hooks.spent at which the search ends: the clock runs over the whole problem, so
+  // a segment searched after others gets the clock's value at its start plus its share.
+  double budget_s = 180;
   bool diversity = true;  // --no-beam: off
   // A plateau ends the search: after `patience` rounds in a row that raised the best correct
   // candidate's ratio by less than `min_gain`, later rounds would tune noise.
   int patience = 2;
   double min_gain = 0.005;
-  // Round 1's share of the budget: past it (once every strategy's first start is tried) the
+  // Round 1's share of the segment's budget (of budget_s minus the clock at the search's start):
+  // past it (once every strategy's first start is tried) the
   // other starts are tried in round 2, after the neighbours of the beam's best.
   double first_round_share = 0.5;
 };
@@ -62,7 +65,7 @@ struct BeamHooks {
   std::function<std::vector<nlohmann::json>(const Proposal&)> neighbours;
   // Runs the gates on a proposal.
   std::function<Attempt(const Proposal&)> evaluate;
-  // Seconds spent on the segment so far.
+  // Seconds of the worker's (GPU) time on the problem's clock (not reset per segment).
   std::function<double()> spent;
 };
 

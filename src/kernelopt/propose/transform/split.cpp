@@ -43,11 +43,11 @@
 
 #include "kernelopt/inductor/detail/call_statements.hpp"
 #include "kernelopt/inductor/detail/pytext.hpp"
+#include "kernelopt/propose/detail/looped_reduction.hpp"
+#include "kernelopt/propose/transforms.hpp"
 #include "kernelopt/search/detail/interleave.hpp"
-#include "kernelopt/search/detail/looped_reduction.hpp"
-#include "kernelopt/search/recipe_match.hpp"
 
-namespace kernelopt::search {
+namespace kernelopt::propose {
 
 namespace py = inductor::detail;
 using detail::combine_kernel;
@@ -361,7 +361,7 @@ std::string split_combine_launch(const nlohmann::json& p,
 
 namespace {
 
-std::optional<RecipeMatch> split_on(const std::optional<RecipeMatch>& base, const std::string& on) {
+std::optional<Match> split_on(const std::optional<Match>& base, const std::string& on) {
   if (!base || base->params.value("kind", "") == "template") return std::nullopt;
   nlohmann::json launches = base->params.contains("launches")
                                 ? base->params.at("launches")
@@ -389,7 +389,7 @@ std::optional<RecipeMatch> split_on(const std::optional<RecipeMatch>& base, cons
     // programs (2 to 64, each chunk at least two R0_BLOCKs); for two walks, as many as keep a
     // program's chunk within kSplitWalkBytes (up to 256, the combine's tile at most 4096).
     std::vector<nlohmann::json> settings;
-    for (auto s : config_settings(RecipeMatch{"config", launch, ""})) {
+    for (auto s : config_settings(Match{"config", launch, ""})) {
       const std::int64_t xblock = s.value("XBLOCK", std::int64_t{1});
       const std::int64_t block = s.value("R0_BLOCK", std::int64_t{1024});
       std::int64_t want = 0;
@@ -439,30 +439,30 @@ std::optional<RecipeMatch> split_on(const std::optional<RecipeMatch>& base, cons
 
 }  // namespace
 
-RecipeMatch on_base_match(const std::optional<RecipeMatch>& base,
-                          const std::string& on,
-                          nlohmann::json launches,
-                          const std::string& recipe,
-                          const std::string& why) {
+Match on_base_match(const std::optional<Match>& base,
+                    const std::string& on,
+                    nlohmann::json launches,
+                    const std::string& recipe,
+                    const std::string& why) {
   nlohmann::json params =
       base->params.contains("launches") ? base->params : nlohmann::json::object();
   params["kind"] = "segment";
   params["launches"] = std::move(launches);
   params[recipe + "_on"] = on.empty() ? "config" : on;
-  return RecipeMatch{
+  return Match{
       recipe, params,
       why + (on.empty() ? "" : fmt::format(" (on top of the {} rewrite: {})", on, base->why))};
 }
 
-std::optional<RecipeMatch> first_on_base(const std::optional<RecipeMatch>& fuse,
-                                         const std::optional<RecipeMatch>& rewrite,
-                                         const std::optional<RecipeMatch>& config,
-                                         const OnBase& on_base) {
-  std::optional<RecipeMatch> first;
+std::optional<Match> first_on_base(const std::optional<Match>& fuse,
+                                   const std::optional<Match>& rewrite,
+                                   const std::optional<Match>& config,
+                                   const OnBase& on_base) {
+  std::optional<Match> first;
   nlohmann::json others = nlohmann::json::array();
   for (const auto& [base, on] :
        {std::pair{&fuse, "fuse"}, std::pair{&rewrite, "rewrite"}, std::pair{&config, ""}}) {
-    std::optional<RecipeMatch> m;
+    std::optional<Match> m;
     try {
       m = on_base(*base, on);
     } catch (const nlohmann::json::exception&) {
@@ -484,16 +484,16 @@ std::optional<RecipeMatch> first_on_base(const std::optional<RecipeMatch>& fuse,
 namespace {
 
 // The match on a further base, from its entry in params "other_bases".
-RecipeMatch match_on(const RecipeMatch& match, const nlohmann::json& other) {
-  return RecipeMatch{match.recipe, other.at("params"), other.at("why").get<std::string>()};
+Match match_on(const Match& match, const nlohmann::json& other) {
+  return Match{match.recipe, other.at("params"), other.at("why").get<std::string>()};
 }
 
 }  // namespace
 
-std::pair<RecipeMatch, nlohmann::json> on_chosen_base(const RecipeMatch& match,
-                                                      const nlohmann::json& settings) {
+std::pair<Match, nlohmann::json> on_chosen_base(const Match& match,
+                                                const nlohmann::json& settings) {
   nlohmann::json own = settings;
-  RecipeMatch chosen = match;
+  Match chosen = match;
   chosen.params.erase("other_bases");
   if (!settings.is_object() || !settings.contains("on")) return {chosen, own};
   const std::string on = settings.at("on").get<std::string>();
@@ -506,8 +506,8 @@ std::pair<RecipeMatch, nlohmann::json> on_chosen_base(const RecipeMatch& match,
 }
 
 std::vector<nlohmann::json> on_bases_settings(
-    const RecipeMatch& match,
-    const std::function<std::vector<nlohmann::json>(const RecipeMatch&)>& settings_of) {
+    const Match& match,
+    const std::function<std::vector<nlohmann::json>(const Match&)>& settings_of) {
   // Interleaved: each base's first start, then each one's second, so that a round cut short by
   // the budget has tried the strategy on every base (L2/85, session 17: the retile on fuse's
   // launches lost with fuse at 0.72x while the rewrite, a base it did not try, won alone).
@@ -518,12 +518,12 @@ std::vector<nlohmann::json> on_bases_settings(
       s["on"] = other.at("on");
     }
   }
-  return detail::interleaved(each);
+  return search::detail::interleaved(each);
 }
 
-std::optional<RecipeMatch> split_of(const std::optional<RecipeMatch>& fuse,
-                                    const std::optional<RecipeMatch>& rewrite,
-                                    const std::optional<RecipeMatch>& config) {
+std::optional<Match> split_of(const std::optional<Match>& fuse,
+                              const std::optional<Match>& rewrite,
+                              const std::optional<Match>& config) {
   // The split adds to what the other rewrites did to the segment: fuse's launches (L2/85's norm
   // computed inside its pool), the rewrite's (shifted sums, recompute instead of reload) and
   // config's relaunch, each where it leaves something to split (a one-pass rewrite has no loop
@@ -531,11 +531,11 @@ std::optional<RecipeMatch> split_of(const std::optional<RecipeMatch>& fuse,
   return first_on_base(fuse, rewrite, config, split_on);
 }
 
-std::optional<RecipeMatch> match_split(const inductor::OutputCode& code,
-                                       const analysis::DispatchMap& map,
-                                       const analysis::Segment& segment) {
+std::optional<Match> match_split(const inductor::OutputCode& code,
+                                 const analysis::DispatchMap& map,
+                                 const analysis::Segment& segment) {
   return split_of(match_fuse(code, map, segment), match_rewrite(code, map, segment),
                   match_config(code, map, segment));
 }
 
-}  // namespace kernelopt::search
+}  // namespace kernelopt::propose

@@ -1,6 +1,6 @@
 // The parts of an Inductor looped reduction that the split and retile rewrites rewrite
 // (detail/looped_reduction.hpp), and the combine kernel both write.
-#include "kernelopt/search/detail/looped_reduction.hpp"
+#include "kernelopt/propose/detail/looped_reduction.hpp"
 
 #include <algorithm>
 #include <array>
@@ -12,7 +12,7 @@
 #include "kernelopt/inductor/detail/call_statements.hpp"
 #include "kernelopt/inductor/detail/pytext.hpp"
 
-namespace kernelopt::search::detail {
+namespace kernelopt::propose::detail {
 
 namespace py = inductor::detail;
 
@@ -339,4 +339,4 @@ std::string combine_kernel(const LoopedReduction& r, const std::string& at) {
   return combine;
 }
 
-}  // namespace kernelopt::search::detail
+}  // namespace kernelopt::propose::detail

@@ -12,9 +12,9 @@
 #include <fmt/ranges.h>
 
 #include "kernelopt/inductor/detail/pytext.hpp"
-#include "kernelopt/search/recipe_match.hpp"
+#include "kernelopt/propose/transforms.hpp"
 
-namespace kernelopt::search {
+namespace kernelopt::propose {
 
 namespace {
 
@@ -261,7 +261,7 @@ std::optional<nlohmann::json> relaunch_params(const inductor::OutputCode& code,
   return params;
 }
 
-void set_launch_potentials(std::vector<RecipeMatch>& matches,
+void set_launch_potentials(std::vector<Match>& matches,
                            const analysis::Segment& segment,
                            const analysis::DispatchMap& map,
                            const nlohmann::json& timed_launches) {
@@ -307,9 +307,9 @@ std::optional<std::vector<nlohmann::json>> segment_relaunches(const inductor::Ou
   return out;
 }
 
-std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
-                                        const analysis::DispatchMap& map,
-                                        const analysis::Segment& segment) {
+std::optional<Match> match_config(const inductor::OutputCode& code,
+                                  const analysis::DispatchMap& map,
+                                  const analysis::Segment& segment) {
   if (segment.extern_call || segment.launches.empty()) return std::nullopt;
   if (segment.launches.size() > 1) {
     // Every launch of the segment relaunched as fuse relaunches them (buffers that live within
@@ -329,14 +329,14 @@ std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
     const std::string why = fmt::format(
         "Inductor's {} kernels of the segment relaunched with other settings, each its own ({})",
         names.size(), fmt::join(names, ", "));
-    return RecipeMatch{"config", {{"kind", "segment"}, {"launches", *launches}}, why};
+    return Match{"config", {{"kind", "segment"}, {"launches", *launches}}, why};
   }
   auto params = relaunch_params(code, map, segment, segment.launches.front(), false);
   if (!params) return std::nullopt;
   const std::string why =
       fmt::format("Inductor's {} kernel {} relaunched with other settings",
                   params->at("kind").get<std::string>(), params->at("kernel").get<std::string>());
-  return RecipeMatch{"config", std::move(*params), why};
+  return Match{"config", std::move(*params), why};
 }
 
 bool y_grid_fits(const nlohmann::json& params, std::int64_t yblock) {
@@ -354,7 +354,7 @@ std::int64_t smallest_yblock(const nlohmann::json& params) {
   return block;
 }
 
-bool config_fits(const RecipeMatch& match, const nlohmann::json& settings) {
+bool config_fits(const Match& match, const nlohmann::json& settings) {
   if (!retile_fits(match.params, settings)) return false;
   if (settings.contains("YBLOCK") &&
       !y_grid_fits(match.params, settings.at("YBLOCK").get<std::int64_t>())) {
@@ -369,7 +369,7 @@ bool config_fits(const RecipeMatch& match, const nlohmann::json& settings) {
   return true;
 }
 
-std::vector<nlohmann::json> config_settings(const RecipeMatch& match) {
+std::vector<nlohmann::json> config_settings(const Match& match) {
   const auto& p = match.params;
   if (p.contains("launches")) return fuse_settings(match);  // a whole segment, per launch
   const auto has = [&](const char* name) {
@@ -514,7 +514,7 @@ std::string launch_text(const nlohmann::json& p,
                      y_programs, fmt::join(call_args, ", "), fmt::join(keywords, ", "));
 }
 
-std::string config_source(const RecipeMatch& match, int segment, const nlohmann::json& settings) {
+std::string config_source(const Match& match, int segment, const nlohmann::json& settings) {
   const auto& p = match.params;
   if (p.contains("launches")) return fuse_source(match, segment, settings);
   std::string body;
@@ -534,4 +534,4 @@ std::string config_source(const RecipeMatch& match, int segment, const nlohmann:
       fmt::arg("launch", launch));
 }
 
-}  // namespace kernelopt::search
+}  // namespace kernelopt::propose

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace kernelopt::search::detail {
+namespace kernelopt::propose::detail {
 
 // One Python statement of a kernel, joined over its open brackets.
 struct Stmt {
@@ -81,4 +81,4 @@ std::optional<LoopedReduction> parse_looped_reduction(const std::string& source)
 std::string combine_kernel(const LoopedReduction& r,
                            const std::string& at = "split_index * xnumel + xindex");
 
-}  // namespace kernelopt::search::detail
+}  // namespace kernelopt::propose::detail

@@ -1,6 +1,6 @@
 // Tidying of pasted kernel code: index simplification, mask narrowing, common statements merged
 // (detail/straight_line.hpp says what and why).
-#include "kernelopt/search/detail/straight_line.hpp"
+#include "kernelopt/propose/detail/straight_line.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -16,7 +16,7 @@
 #include "kernelopt/inductor/detail/call_statements.hpp"
 #include "kernelopt/inductor/detail/pytext.hpp"
 
-namespace kernelopt::search::detail {
+namespace kernelopt::propose::detail {
 
 namespace {
 
@@ -576,4 +576,4 @@ Tidied tidy_pasted(const std::vector<std::string>& body, const std::vector<bool>
   return out;
 }
 
-}  // namespace kernelopt::search::detail
+}  // namespace kernelopt::propose::detail

@@ -35,10 +35,10 @@
 #include <fmt/ranges.h>
 
 #include "kernelopt/inductor/detail/pytext.hpp"
-#include "kernelopt/search/detail/looped_reduction.hpp"
-#include "kernelopt/search/recipe_match.hpp"
+#include "kernelopt/propose/detail/looped_reduction.hpp"
+#include "kernelopt/propose/transforms.hpp"
 
-namespace kernelopt::search {
+namespace kernelopt::propose {
 
 namespace py = inductor::detail;
 using detail::LoopedReduction;
@@ -367,4 +367,4 @@ std::optional<RetileReduction> retile_reduction_source(const std::string& source
   return out;
 }
 
-}  // namespace kernelopt::search
+}  // namespace kernelopt::propose

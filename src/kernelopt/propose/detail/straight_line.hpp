@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace kernelopt::search::detail {
+namespace kernelopt::propose::detail {
 
 // `line` with every identifier outside quotes that is not an attribute (`tl.load` keeps `load`)
 // replaced by `visit(identifier)`; numbers (1e-05 too) are kept whole.
@@ -37,4 +37,4 @@ struct Tidied {
 // statements are known and renamed. `pasted` has the size of `body`.
 Tidied tidy_pasted(const std::vector<std::string>& body, const std::vector<bool>& pasted);
 
-}  // namespace kernelopt::search::detail
+}  // namespace kernelopt::propose::detail

@@ -31,9 +31,9 @@
 
 #include "kernelopt/inductor/detail/call_statements.hpp"
 #include "kernelopt/inductor/detail/pytext.hpp"
-#include "kernelopt/search/recipe_match.hpp"
+#include "kernelopt/propose/transforms.hpp"
 
-namespace kernelopt::search {
+namespace kernelopt::propose {
 
 namespace py = inductor::detail;
 
@@ -519,7 +519,7 @@ std::optional<OnePass> one_pass_source(const std::string& source) {
 
 namespace {
 
-std::optional<RecipeMatch> match_one_pass(const RecipeMatch& config) {
+std::optional<Match> match_one_pass(const Match& config) {
   if (config.params.value("kind", "") != "reduction") return std::nullopt;
   const auto& numels = config.params.at("numels");
   if (!numels.contains("r0_numel")) return std::nullopt;
@@ -530,7 +530,7 @@ std::optional<RecipeMatch> match_one_pass(const RecipeMatch& config) {
   if (config.params.at("divides").contains("R0_BLOCK") && r0 % block != 0) return std::nullopt;
   const auto rewritten = one_pass_source(config.params.at("source").get<std::string>());
   if (!rewritten) return std::nullopt;
-  RecipeMatch m = config;
+  Match m = config;
   m.recipe = "rewrite";
   m.params["source"] = rewritten->source;
   m.params["fixed"] = {{"R0_BLOCK", block}};
@@ -704,16 +704,16 @@ std::optional<ShiftedSums> shifted_sums_source(const std::string& source) {
   return out;
 }
 
-std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
-                                         const analysis::DispatchMap& map,
-                                         const analysis::Segment& segment) {
+std::optional<Match> match_rewrite(const inductor::OutputCode& code,
+                                   const analysis::DispatchMap& map,
+                                   const analysis::Segment& segment) {
   auto config = match_config(code, map, segment);
   if (!config) return std::nullopt;
   if (auto one = match_one_pass(*config)) return one;
   // In every looped reduction of the segment: one pass where its row fits on chip (a kernel of a
   // multi-launch segment, its settings then the one-pass ones), else shifted sums where it has a
   // Welford loop.
-  RecipeMatch m = std::move(*config);
+  Match m = std::move(*config);
   int welford = 0;
   int one_pass = 0;
   int recomputed = 0;
@@ -751,7 +751,7 @@ std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
       return;
     }
     if (!alone) {
-      if (auto one = match_one_pass(RecipeMatch{"config", launch, ""})) {
+      if (auto one = match_one_pass(Match{"config", launch, ""})) {
         nlohmann::json settings = rewrite_settings(*one);
         launch = std::move(one->params);
         launch["settings"] = std::move(settings);
@@ -843,7 +843,7 @@ bool row_strided(const std::string& source) {
 
 }  // namespace
 
-std::vector<nlohmann::json> rewrite_settings(const RecipeMatch& match) {
+std::vector<nlohmann::json> rewrite_settings(const Match& match) {
   if (match.params.at("rewrite").value("transform", "") != "one_pass") {
     // Shifted sums: Inductor's kernel's own launch, tuned as config tunes it; a segment: each
     // launch its own settings (a one-pass kernel's are its one-pass ones, in "settings").
@@ -884,4 +884,4 @@ std::vector<nlohmann::json> rewrite_settings(const RecipeMatch& match) {
   return out;
 }
 
-}  // namespace kernelopt::search
+}  // namespace kernelopt::propose

@@ -9,9 +9,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "kernelopt/search/recipe_match.hpp"
+#include "kernelopt/propose/transforms.hpp"
 
-namespace kernelopt::search {
+namespace kernelopt::propose {
 
 namespace {
 
@@ -93,8 +93,7 @@ std::vector<nlohmann::json> retile_settings(const nlohmann::json& launch) {
   return out;
 }
 
-std::optional<RecipeMatch> retile_on(const std::optional<RecipeMatch>& base,
-                                     const std::string& on) {
+std::optional<Match> retile_on(const std::optional<Match>& base, const std::string& on) {
   if (!base || base->params.value("kind", "") == "template") return std::nullopt;
   nlohmann::json launches = base->params.contains("launches")
                                 ? base->params.at("launches")
@@ -138,7 +137,7 @@ std::optional<RecipeMatch> retile_on(const std::optional<RecipeMatch>& base,
   // L2/19 (session 16), which would hide what the retile gives.
   for (auto& launch : launches) {
     if (launch.contains("split_reduction") || launch.contains("settings")) continue;
-    const auto own = config_settings(RecipeMatch{"config", launch, ""});
+    const auto own = config_settings(Match{"config", launch, ""});
     if (!own.empty()) launch["settings"] = nlohmann::json::array({own.front()});
   }
   return on_base_match(
@@ -152,17 +151,17 @@ std::optional<RecipeMatch> retile_on(const std::optional<RecipeMatch>& base,
 
 }  // namespace
 
-std::optional<RecipeMatch> retile_of(const std::optional<RecipeMatch>& fuse,
-                                     const std::optional<RecipeMatch>& rewrite,
-                                     const std::optional<RecipeMatch>& config) {
+std::optional<Match> retile_of(const std::optional<Match>& fuse,
+                               const std::optional<Match>& rewrite,
+                               const std::optional<Match>& config) {
   return first_on_base(fuse, rewrite, config, retile_on);
 }
 
-std::optional<RecipeMatch> match_retile(const inductor::OutputCode& code,
-                                        const analysis::DispatchMap& map,
-                                        const analysis::Segment& segment) {
+std::optional<Match> match_retile(const inductor::OutputCode& code,
+                                  const analysis::DispatchMap& map,
+                                  const analysis::Segment& segment) {
   return retile_of(match_fuse(code, map, segment), match_rewrite(code, map, segment),
                    match_config(code, map, segment));
 }
 
-}  // namespace kernelopt::search
+}  // namespace kernelopt::propose

@@ -23,10 +23,11 @@
 
 #include "kernelopt/inductor/detail/call_statements.hpp"
 #include "kernelopt/inductor/detail/pytext.hpp"
-#include "kernelopt/search/detail/straight_line.hpp"
-#include "kernelopt/search/recipe_match.hpp"
+#include "kernelopt/propose/detail/straight_line.hpp"
+#include "kernelopt/propose/registry.hpp"
+#include "kernelopt/propose/transforms.hpp"
 
-namespace kernelopt::search {
+namespace kernelopt::propose {
 
 namespace {
 
@@ -573,9 +574,9 @@ std::optional<Inlined> inline_producer(const std::string& p_source,
   return out;
 }
 
-std::optional<RecipeMatch> match_fuse(const inductor::OutputCode& code,
-                                      const analysis::DispatchMap& map,
-                                      const analysis::Segment& segment) {
+std::optional<Match> match_fuse(const inductor::OutputCode& code,
+                                const analysis::DispatchMap& map,
+                                const analysis::Segment& segment) {
   if (segment.extern_call || segment.launches.size() < 2) return std::nullopt;
   const auto all = segment_relaunches(code, map, segment);
   if (!all) return std::nullopt;
@@ -715,14 +716,14 @@ std::optional<RecipeMatch> match_fuse(const inductor::OutputCode& code,
                    : "";
     if (split) {
       params["split"] = split->stats;
-      return RecipeMatch{
+      return Match{
           "fuse", params,
           fmt::format("{} split: its rows' statistics ({}) stored, its normalized rows computed "
                       "inside {} at {} loads of {}: {} is no longer written and reread{}",
                       p.at("kernel").get<std::string>(), fmt::join(split->stats, ", "),
                       fmt::join(names, " and "), loads, buffer, buffer, tidied)};
     }
-    return RecipeMatch{
+    return Match{
         "fuse", params,
         fmt::format("{} inlined into {} at {} loads of {}: {} is no longer written and reread{}",
                     p.at("kernel").get<std::string>(), fmt::join(names, " and "), loads, buffer,
@@ -783,7 +784,7 @@ nlohmann::json shrink_for_copies(const nlohmann::json& launch, nlohmann::json s)
   return s;
 }
 
-std::vector<nlohmann::json> fuse_settings(const RecipeMatch& match) {
+std::vector<nlohmann::json> fuse_settings(const Match& match) {
   const auto& launches = match.params.at("launches");
   std::vector<std::vector<nlohmann::json>> each;
   std::size_t most = 0;
@@ -792,10 +793,10 @@ std::vector<nlohmann::json> fuse_settings(const RecipeMatch& match) {
     // A launch the rewrite made one pass brings its own settings; the others config's.
     const std::vector<nlohmann::json> start =
         launch.contains("settings") ? launch.at("settings").get<std::vector<nlohmann::json>>()
-                                    : config_settings(RecipeMatch{"config", launch, ""});
+                                    : config_settings(Match{"config", launch, ""});
     for (const auto& s : start) {
       nlohmann::json shrunk = shrink_for_copies(launch, s);
-      if (config_fits(RecipeMatch{"config", launch, ""}, shrunk) &&
+      if (config_fits(Match{"config", launch, ""}, shrunk) &&
           std::find(own.begin(), own.end(), shrunk) == own.end()) {
         own.push_back(std::move(shrunk));
       }
@@ -819,8 +820,7 @@ std::vector<nlohmann::json> fuse_settings(const RecipeMatch& match) {
   return out;
 }
 
-std::vector<nlohmann::json> fuse_neighbours(const RecipeMatch& match,
-                                            const nlohmann::json& settings) {
+std::vector<nlohmann::json> fuse_neighbours(const Match& match, const nlohmann::json& settings) {
   // Each launch's neighbours are the config proposer's for that launch alone; the other launches
   // keep their settings. The launch with the most time above its floor first (a segment of ten
   // launches has dozens of neighbours, more than a budget evaluates: L3/47's search spent its
@@ -838,7 +838,7 @@ std::vector<nlohmann::json> fuse_neighbours(const RecipeMatch& match,
     for (const auto& [key, value] : settings.items()) {
       if (key.rfind(prefix, 0) == 0) own[key.substr(prefix.size())] = value;
     }
-    for (const auto& next : recipe_neighbours(RecipeMatch{"config", launches[r], ""}, own)) {
+    for (const auto& next : neighbours_of(Match{"config", launches[r], ""}, own)) {
       nlohmann::json s = settings;
       for (const auto& [key, value] : next.items()) {
         s[prefix + key] = value;
@@ -849,7 +849,7 @@ std::vector<nlohmann::json> fuse_neighbours(const RecipeMatch& match,
   return out;
 }
 
-std::string fuse_source(const RecipeMatch& match, int segment, const nlohmann::json& settings) {
+std::string fuse_source(const Match& match, int segment, const nlohmann::json& settings) {
   const auto& launches = match.params.at("launches");
   std::string sources;
   std::set<std::string> defined;
@@ -891,4 +891,4 @@ std::string fuse_source(const RecipeMatch& match, int segment, const nlohmann::j
       segment, match.why, how, sources, device, body);
 }
 
-}  // namespace kernelopt::search
+}  // namespace kernelopt::propose

@@ -26,9 +26,9 @@
 
 #include "kernelopt/inductor/detail/call_statements.hpp"
 #include "kernelopt/inductor/detail/pytext.hpp"
-#include "kernelopt/search/recipe_match.hpp"
+#include "kernelopt/propose/transforms.hpp"
 
-namespace kernelopt::search {
+namespace kernelopt::propose {
 
 namespace py = inductor::detail;
 
@@ -114,4 +114,4 @@ int cheaper_math_launch(nlohmann::json& launch) {
   return cheap->mish;
 }
 
-}  // namespace kernelopt::search
+}  // namespace kernelopt::propose

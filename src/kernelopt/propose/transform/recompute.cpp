@@ -25,9 +25,9 @@
 
 #include "kernelopt/inductor/detail/call_statements.hpp"
 #include "kernelopt/inductor/detail/pytext.hpp"
-#include "kernelopt/search/recipe_match.hpp"
+#include "kernelopt/propose/transforms.hpp"
 
-namespace kernelopt::search {
+namespace kernelopt::propose {
 
 namespace py = inductor::detail;
 
@@ -259,4 +259,4 @@ std::optional<Recomputed> recompute_reloads_source(const std::string& source,
   return out;
 }
 
-}  // namespace kernelopt::search
+}  // namespace kernelopt::propose

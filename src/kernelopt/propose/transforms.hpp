@@ -1,8 +1,8 @@
 #pragma once
-// Recipes matched on a segment's Graph fragment (the FX nodes Inductor wrote above its kernel):
-// the first step of the `recipe` proposer (issue 5). A match names the recipe and its parameters;
-// `candidate_source` writes the candidate file that calls the recipe
-// (python/kernelopt/recipes/), to be checked by the gates like any other candidate.
+// The proposers' matchers and transformations: the recipes matched on a segment's graph fragment
+// (the FX nodes Inductor wrote above its kernel), and the source transformations of Inductor's own
+// kernels (config relaunches, rewrite, fuse, split, retile). Each proposer (proposer.hpp) is built
+// on these; the tests reach them directly.
 #include <functional>
 #include <map>
 #include <optional>
@@ -15,8 +15,9 @@
 
 #include "kernelopt/analysis/dispatch.hpp"
 #include "kernelopt/inductor/output_code.hpp"
+#include "kernelopt/propose/match.hpp"
 
-namespace kernelopt::search {
+namespace kernelopt::propose {
 
 // row_two_pass rows of at least this many bytes also get a setting that splits a row among
 // programs (132 such rows in flight are 17 MB, a third of the H200's L2).
@@ -26,34 +27,20 @@ inline constexpr long kSplitRowBytes = 128L * 1024;
 // gets starting settings that hold it whole in registers.
 inline constexpr long kResidentNormRows = 1024;
 
-struct RecipeMatch {
-  std::string recipe;     // "reduce_dim", "row_two_pass", "norm_dim", "cross_entropy", "scan",
-                          // "pool", "gemm",
-                          // "group_norm";
-                          // the proposers "config" and "rewrite" use the same form
-  nlohmann::json params;  // reduce_dim: {"op": "argmax", "dim": 1}; row_two_pass: {"op":
-                          // "softmax", "row_bytes": 1572864 when the row length is known};
-                          // cross_entropy: {"reduction": "mean", "ignore_index": -100}; scan: {"x":
-                          // "arg0_1", "mask": null or "arg1_1", "reverse": false, "op": "sum",
-                          // "minus": false, "scale": 0.25 when the result is divided by 4};
-                          // pool: {"op": "max" or "avg", ...}; norm_dim: see match_norm
-  std::string why;        // one line: the node that matched
-};
-
 // reduce_dim: a segment of one launch computing one sum / mean / prod / max / min / amax / amin /
 // argmax / argmin over one dimension that is not the innermost, of a floating-point graph input
 // whose dimensions after it are contiguous. std::nullopt otherwise.
-std::optional<RecipeMatch> match_reduce_dim(const inductor::OutputCode& code,
-                                            const analysis::DispatchMap& map,
-                                            const analysis::Segment& segment);
+std::optional<Match> match_reduce_dim(const inductor::OutputCode& code,
+                                      const analysis::DispatchMap& map,
+                                      const analysis::Segment& segment);
 
 // row_two_pass: a segment of one launch computing softmax, log-softmax, L2 normalization
 // (x / linalg_vector_norm(x, 2, [last], keepdim), or its pow/sum/pow/div form) or L1
 // normalization (x / sum or mean of abs(x) over [last], keepdim) over the innermost dimension of a
 // contiguous floating-point graph input (any rank: the leading dimensions are flattened into rows).
-std::optional<RecipeMatch> match_row_two_pass(const inductor::OutputCode& code,
-                                              const analysis::DispatchMap& map,
-                                              const analysis::Segment& segment);
+std::optional<Match> match_row_two_pass(const inductor::OutputCode& code,
+                                        const analysis::DispatchMap& map,
+                                        const analysis::Segment& segment);
 
 // norm_dim: a segment (any launches) normalizing a float graph input x over one dimension d (its
 // dimensions after d contiguous), in the forms models write: the sum or mean over [d] (keepdim) of
@@ -64,25 +51,25 @@ std::optional<RecipeMatch> match_row_two_pass(const inductor::OutputCode& code,
 // form's; one segment output. params: {"x", "dim", "p" (2 or 1), "mean", "eps", "clamp" (0.0:
 // none), "weight" (a name or null), "last" (d is the innermost dim), "size" (d's), "row_bytes"
 // (last) or "columns" (the contiguous elements after d)}.
-std::optional<RecipeMatch> match_norm(const inductor::OutputCode& code,
-                                      const analysis::DispatchMap& map,
-                                      const analysis::Segment& segment);
+std::optional<Match> match_norm(const inductor::OutputCode& code,
+                                const analysis::DispatchMap& map,
+                                const analysis::Segment& segment);
 
 // cross_entropy: a segment (any number of launches) computing nn.CrossEntropyLoss with mean or
 // sum reduction over float logits [N, C] (classes contiguous) and integer targets [N], without
 // weights or label smoothing: every node is one of its decomposition's (online softmax or
 // amax/exp/sum, log, sub, ne(target, ignore_index), where, gather, neg, sum, div).
-std::optional<RecipeMatch> match_cross_entropy(const inductor::OutputCode& code,
-                                               const analysis::DispatchMap& map,
-                                               const analysis::Segment& segment);
+std::optional<Match> match_cross_entropy(const inductor::OutputCode& code,
+                                         const analysis::DispatchMap& map,
+                                         const analysis::Segment& segment);
 
 // scan: a segment (one or more launches) computing cumsum or cumprod over the innermost dimension
 // of a contiguous float graph input, optionally of input * mask (a second input), optionally
 // reversed as cumsum(x.flip(d), d).flip(d), optionally minus the element (cumsum(x) - x, an
 // exclusive sum as models write it), optionally times or over a literal number (an epilogue).
-std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
-                                      const analysis::DispatchMap& map,
-                                      const analysis::Segment& segment);
+std::optional<Match> match_scan(const inductor::OutputCode& code,
+                                const analysis::DispatchMap& map,
+                                const analysis::Segment& segment);
 
 // group_norm: a segment (any launches) computing a group, instance or layer norm's forward of a
 // contiguous float graph input x, in Inductor's decompositions: var_mean (correction 0) over
@@ -92,17 +79,17 @@ std::optional<RecipeMatch> match_scan(const inductor::OutputCode& code,
 // parameters' shape ([C], or the trailing dims for a layer; through unsqueezes and a repeat); one
 // segment output. params: {"kind", "x", "weight" and "bias" (names or null), "groups" (or, for a
 // layer, "dims": how many trailing dims), "eps" (as written), "row_bytes"}.
-std::optional<RecipeMatch> match_group_norm(const inductor::OutputCode& code,
-                                            const analysis::DispatchMap& map,
-                                            const analysis::Segment& segment);
+std::optional<Match> match_group_norm(const inductor::OutputCode& code,
+                                      const analysis::DispatchMap& map,
+                                      const analysis::Segment& segment);
 
 // pool: a segment of one launch computing max pooling (values only) or average pooling over the
 // last 1-3 dimensions of a contiguous float graph input, or of its unsqueeze (1-D pooling reaches
 // Inductor as a 2-D pool of x.unsqueeze(-2)): the nodes prims._low_memory_max_pool_with_offsets,
 // max_pool{2,3}d_with_indices or avg_pool{2,3}d, with literal lists and flags.
-std::optional<RecipeMatch> match_pool(const inductor::OutputCode& code,
-                                      const analysis::DispatchMap& map,
-                                      const analysis::Segment& segment);
+std::optional<Match> match_pool(const inductor::OutputCode& code,
+                                const analysis::DispatchMap& map,
+                                const analysis::Segment& segment);
 
 // gemm: a segment of one Triton template launch (max-autotune's own matrix product) whose
 // fragment is one mm / bmm / addmm of placeholders or of their reshapes, optionally reshaped
@@ -110,35 +97,18 @@ std::optional<RecipeMatch> match_pool(const inductor::OutputCode& code,
 // which exists only when the analysis is not dispatch-aware (--no-dispatch-aware): each operand a
 // root buffer the call reads, as is or as a reinterpret_tensor view with literal sizes, strides
 // and offset; a float output.
-std::optional<RecipeMatch> match_gemm(const inductor::OutputCode& code,
-                                      const analysis::DispatchMap& map,
-                                      const analysis::Segment& segment);
-
-// The first recipe that matches the segment: gemm, then in the order above.
-std::optional<RecipeMatch> match_recipe(const inductor::OutputCode& code,
-                                        const analysis::DispatchMap& map,
-                                        const analysis::Segment& segment);
-
-// A match's proposer: "config", "rewrite" (its fuse and split transformations too) or "recipe".
-std::string proposer_of(const RecipeMatch& match);
-
-// A match's strategy name: "config", "rewrite", "fuse", "split", "retile", or "recipe:NAME".
-std::string strategy_of(const RecipeMatch& match);
-
-// Every strategy the proposers offer for a segment, in this order: its recipe (match_recipe, at
-// most one), config, rewrite, fuse and split, each where it matches (`recipe` of each says which).
-std::vector<RecipeMatch> match_strategies(const inductor::OutputCode& code,
-                                          const analysis::DispatchMap& map,
-                                          const analysis::Segment& segment);
+std::optional<Match> match_gemm(const inductor::OutputCode& code,
+                                const analysis::DispatchMap& map,
+                                const analysis::Segment& segment);
 
 // config: a segment of one pointwise, reduction or persistent-reduction launch whose arguments are
 // the segment's own tensors (under their names or a reuse's) and literal sizes, on a 1-D grid or
 // a 2-D grid indexed by program_id(0) and program_id(1): Inductor's kernel relaunched with other
 // XBLOCK / YBLOCK / R0_BLOCK / num_warps / num_stages (a persistent reduction keeps its R0_BLOCK).
 // A strategy of its own next to the segment's recipe, if any.
-std::optional<RecipeMatch> match_config(const inductor::OutputCode& code,
-                                        const analysis::DispatchMap& map,
-                                        const analysis::Segment& segment);
+std::optional<Match> match_config(const inductor::OutputCode& code,
+                                  const analysis::DispatchMap& map,
+                                  const analysis::Segment& segment);
 
 // The smallest power of two >= n (1 for n <= 1): a whole row's R0_BLOCK.
 std::int64_t next_power_of_two(std::int64_t n);
@@ -152,7 +122,7 @@ std::int64_t smallest_yblock(const nlohmann::json& params);
 
 // Whether settings fit the launch: its y programs within CUDA's limit (y_grid_fits), and every
 // block that must divide its size (a dimension whose mask Inductor dropped) dividing it.
-bool config_fits(const RecipeMatch& match, const nlohmann::json& settings);
+bool config_fits(const Match& match, const nlohmann::json& settings);
 
 // Writes each launch's potential_ms into the whole-segment matches (params "launches") of the
 // segment: what tuning it could give, the order in which the search moves the launches' settings
@@ -161,14 +131,14 @@ bool config_fits(const RecipeMatch& match, const nlohmann::json& settings);
 // a template (its floor, bytes, says nothing of a product's arithmetic), or a launch without a
 // floor, counts 5% of its time. A match's launch is the segment's next launch of its kernel (a
 // fuse match has one launch fewer); one whose timed name differs from the map's is left as it was.
-void set_launch_potentials(std::vector<RecipeMatch>& matches,
+void set_launch_potentials(std::vector<Match>& matches,
                            const analysis::Segment& segment,
                            const analysis::DispatchMap& map,
                            const nlohmann::json& timed_launches);
 
 // The config proposer's starting settings and its candidate file (config_match.cpp).
-std::vector<nlohmann::json> config_settings(const RecipeMatch& match);
-std::string config_source(const RecipeMatch& match, int segment, const nlohmann::json& settings);
+std::vector<nlohmann::json> config_settings(const Match& match);
+std::string config_source(const Match& match, int segment, const nlohmann::json& settings);
 
 // rewrite (rewrite.cpp): one pass instead of two when a row fits on chip. A config match of a
 // looped reduction (kind "reduction") with r0_numel <= kOnePassMaxRow whose kernel walks the row in
@@ -238,10 +208,10 @@ int cheaper_math_launch(nlohmann::json& launch);
 // The rewrite proposer's match: one pass (one looped reduction alone in its segment whose row
 // fits), else shifted sums in the segment's kernels (one launch, or a whole segment relaunched
 // as config relaunches it).
-std::optional<RecipeMatch> match_rewrite(const inductor::OutputCode& code,
-                                         const analysis::DispatchMap& map,
-                                         const analysis::Segment& segment);
-std::vector<nlohmann::json> rewrite_settings(const RecipeMatch& match);
+std::optional<Match> match_rewrite(const inductor::OutputCode& code,
+                                   const analysis::DispatchMap& map,
+                                   const analysis::Segment& segment);
+std::vector<nlohmann::json> rewrite_settings(const Match& match);
 
 // A kernel's module text without the autotuning decorator (`@triton_heuristics.pointwise(...)` up
 // to `@triton.jit`) and without `triton_helpers.set_driver_to_gpu()` (it picks the GPU driver
@@ -323,48 +293,46 @@ struct SplitReduction {
 // tests; nullopt where it does not apply (split.cpp's opening comment says where).
 std::optional<SplitReduction> split_reduction_source(const std::string& source);
 
-std::optional<RecipeMatch> match_split(const inductor::OutputCode& code,
-                                       const analysis::DispatchMap& map,
-                                       const analysis::Segment& segment);
+std::optional<Match> match_split(const inductor::OutputCode& code,
+                                 const analysis::DispatchMap& map,
+                                 const analysis::Segment& segment);
 
 // match_split from the segment's fuse, rewrite and config matches already made (match_strategies
 // makes each once).
-std::optional<RecipeMatch> split_of(const std::optional<RecipeMatch>& fuse,
-                                    const std::optional<RecipeMatch>& rewrite,
-                                    const std::optional<RecipeMatch>& config);
+std::optional<Match> split_of(const std::optional<Match>& fuse,
+                              const std::optional<Match>& rewrite,
+                              const std::optional<Match>& config);
 
 // A rewrite of a segment's launches made on top of another strategy's match `base` (named `on`:
 // "fuse", "rewrite", or "" for config): base's params (a whole segment's) with `launches`, kind
 // "segment" and RECIPE_on, and `why` followed by base's.
-RecipeMatch on_base_match(const std::optional<RecipeMatch>& base,
-                          const std::string& on,
-                          nlohmann::json launches,
-                          const std::string& recipe,
-                          const std::string& why);
+Match on_base_match(const std::optional<Match>& base,
+                    const std::string& on,
+                    nlohmann::json launches,
+                    const std::string& recipe,
+                    const std::string& why);
 
 // `on_base` applied to fuse's match, then the rewrite's, then config's relaunch (split and retile
 // add to what the other rewrites did): the first match it gives, with the matches on the further
 // bases in params "other_bases" ([{"on": "rewrite" or "config", "params", "why"}]), which a
 // setting "on" picks (on_chosen_base). A launch's parameters in a form it does not expect give
 // nothing from that base, not a failed search.
-using OnBase = std::function<std::optional<RecipeMatch>(const std::optional<RecipeMatch>&,
-                                                        const std::string&)>;
-std::optional<RecipeMatch> first_on_base(const std::optional<RecipeMatch>& fuse,
-                                         const std::optional<RecipeMatch>& rewrite,
-                                         const std::optional<RecipeMatch>& config,
-                                         const OnBase& on_base);
+using OnBase = std::function<std::optional<Match>(const std::optional<Match>&, const std::string&)>;
+std::optional<Match> first_on_base(const std::optional<Match>& fuse,
+                                   const std::optional<Match>& rewrite,
+                                   const std::optional<Match>& config,
+                                   const OnBase& on_base);
 
 // The match a setting's "on" picks among a split's or retile's bases (the first base where the
 // settings have none), and the settings without it. Throws std::invalid_argument for a base the
 // match does not have.
-std::pair<RecipeMatch, nlohmann::json> on_chosen_base(const RecipeMatch& match,
-                                                      const nlohmann::json& settings);
+std::pair<Match, nlohmann::json> on_chosen_base(const Match& match, const nlohmann::json& settings);
 
 // The starting settings of a match on several bases: `settings_of` of each base's match, the
 // further bases' marked with their "on", interleaved (each base's first, then each one's second).
 std::vector<nlohmann::json> on_bases_settings(
-    const RecipeMatch& match,
-    const std::function<std::vector<nlohmann::json>(const RecipeMatch&)>& settings_of);
+    const Match& match,
+    const std::function<std::vector<nlohmann::json>(const Match&)>& settings_of);
 
 // launch_text for a split launch (params with "split_reduction"): the partial buffers, the partial
 // launch on (x programs, chunks) and the combine launch; SPLIT from the settings (4 by default),
@@ -414,13 +382,13 @@ struct RetileReduction {
 std::optional<RetileReduction> retile_reduction_source(const std::string& source);
 
 // match_retile from the segment's fuse, rewrite and config matches already made.
-std::optional<RecipeMatch> retile_of(const std::optional<RecipeMatch>& fuse,
-                                     const std::optional<RecipeMatch>& rewrite,
-                                     const std::optional<RecipeMatch>& config);
+std::optional<Match> retile_of(const std::optional<Match>& fuse,
+                               const std::optional<Match>& rewrite,
+                               const std::optional<Match>& config);
 
-std::optional<RecipeMatch> match_retile(const inductor::OutputCode& code,
-                                        const analysis::DispatchMap& map,
-                                        const analysis::Segment& segment);
+std::optional<Match> match_retile(const inductor::OutputCode& code,
+                                  const analysis::DispatchMap& map,
+                                  const analysis::Segment& segment);
 
 // launch_text for a retile launch: the partial buffers, the partial launch on N x chunks programs
 // and the split's combine launch.
@@ -450,9 +418,9 @@ inline constexpr std::int64_t kRetileLeastElements = 100000;
 // mask, ...)`. The segment's other launches are relaunched as the config proposer does.
 // params: {"launches": [relaunch_params..., fused ones with "fused": true], "producer",
 // "consumers", "buffer", "loads"}.
-std::optional<RecipeMatch> match_fuse(const inductor::OutputCode& code,
-                                      const analysis::DispatchMap& map,
-                                      const analysis::Segment& segment);
+std::optional<Match> match_fuse(const inductor::OutputCode& code,
+                                const analysis::DispatchMap& map,
+                                const analysis::Segment& segment);
 
 // P's kernel source inlined into C's at every load of C's pointer parameter `c_param` (what
 // match_fuse does to the text; exposed for tests). `p_args` maps P's pointer parameters to C's
@@ -491,10 +459,9 @@ struct SplitNorm {
 
 std::optional<SplitNorm> split_persistent(const std::string& module, const std::string& source);
 
-std::vector<nlohmann::json> fuse_settings(const RecipeMatch& match);
-std::vector<nlohmann::json> fuse_neighbours(const RecipeMatch& match,
-                                            const nlohmann::json& settings);
-std::string fuse_source(const RecipeMatch& match, int segment, const nlohmann::json& settings);
+std::vector<nlohmann::json> fuse_settings(const Match& match);
+std::vector<nlohmann::json> fuse_neighbours(const Match& match, const nlohmann::json& settings);
+std::string fuse_source(const Match& match, int segment, const nlohmann::json& settings);
 
 // Whether `text` is a Python identifier (a buffer or parameter name).
 bool identifier(const std::string& text);
@@ -506,18 +473,4 @@ std::optional<std::string> reused_root(const inductor::OutputCode& code,
                                        int step,
                                        const std::string& name);
 
-// The launch settings a match is tried with (each becomes one candidate): the ones that won on
-// the H200 for the recipe's op families, and a default.
-std::vector<nlohmann::json> recipe_settings(const RecipeMatch& match);
-
-// Launch settings next to `settings` for the beam's later rounds: each tunable value doubled and
-// halved (block sizes stay powers of two), within the recipe's bounds and its register budget
-// (elements a program holds), persistent programs on and off for row_two_pass, the direction of
-// its second pass flipped.
-std::vector<nlohmann::json> recipe_neighbours(const RecipeMatch& match,
-                                              const nlohmann::json& settings);
-
-// The candidate file (Python) for a match, with the recipe's launch settings.
-std::string candidate_source(const RecipeMatch& match, int segment, const nlohmann::json& settings);
-
-}  // namespace kernelopt::search
+}  // namespace kernelopt::propose

@@ -1,0 +1,51 @@
+// The retile proposer: a split reduction's tiles reshaped (channels a program, chunk length), built
+// on the launches that fuse, rewrite or config matched.
+#include <memory>
+
+#include "kernelopt/propose/kernel/kernel_proposer.hpp"
+
+namespace kernelopt::propose {
+
+namespace {
+
+class Retile final : public KernelProposer {
+ public:
+  std::string_view name() const override { return "retile"; }
+
+  std::string_view family() const override { return "rewrite"; }
+
+  std::optional<Match> match(const SegmentView& view) const override {
+    const auto earlier = [&](const char* name) -> std::optional<Match> {
+      for (const Match& m : view.earlier) {
+        if (m.recipe == name) return m;
+      }
+      return std::nullopt;
+    };
+    return retile_of(earlier("fuse"), earlier("rewrite"), earlier("config"));
+  }
+
+  std::vector<nlohmann::json> initial(const Match& match) const override {
+    return on_bases_settings(match, fuse_settings);
+  }
+
+  std::vector<nlohmann::json> neighbours(const Match& match,
+                                         const nlohmann::json& settings) const override {
+    if (!settings.contains("on") && !match.params.contains("launches")) return {};
+    return KernelProposer::neighbours(match, settings);
+  }
+
+  std::string source(const Match& match,
+                     int segment,
+                     const nlohmann::json& settings) const override {
+    const auto [on_base, own] = on_chosen_base(match, settings);
+    return fuse_source(on_base, segment, own);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Proposer> make_retile() {
+  return std::make_unique<Retile>();
+}
+
+}  // namespace kernelopt::propose
