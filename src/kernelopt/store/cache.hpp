@@ -57,13 +57,13 @@ class Cache {
   // The database file's path.
   const std::string& path() const { return path_; }
 
-  // Keeps `segment`; a row with the same fingerprint, strategy and settings is replaced (keeping
-  // its place among equals of the same ratio). Throws Error("kernelopt.cache") for an empty
-  // fingerprint, a ratio that is not finite or a failed write.
+  // Keeps `segment`. A row with the same fingerprint, strategy and settings is replaced in place:
+  // every other field and created_at take the new values. Throws Error("kernelopt.cache") for an
+  // empty fingerprint, a ratio or ratio_low that is not finite, or a failed write.
   void record(const VerifiedSegment& segment);
 
-  // Every row kept for `fingerprint`, best first: highest ratio, then highest ratio_low, then
-  // oldest. Empty when the segment was never verified here.
+  // Every row kept for `fingerprint`, best first: highest ratio, then highest ratio_low, then the
+  // first recorded. Empty when the segment was never verified here.
   std::vector<VerifiedSegment> lookup(std::string_view fingerprint) const;
 
  private:
