@@ -23,6 +23,7 @@
 #include <sqlite3.h>
 
 #include "kernelopt/core/error.hpp"
+#include "store_temp_dir.hpp"
 
 namespace kernelopt::store {
 namespace {
@@ -32,23 +33,9 @@ using json = nlohmann::json;
 
 constexpr std::array<const char*, 4> kGates{"static", "isolated", "model", "performance"};
 
-class StoreTest : public ::testing::Test {
+class StoreTest : public TempDirTest {
  protected:
-  void SetUp() override {
-    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    dir_ = fs::temp_directory_path() / fmt::format("kernelopt-store-{}-{}", getpid(), test);
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string dir() const { return dir_.string(); }
-
-  fs::path db_path() const { return dir_ / "kernelopt.sqlite"; }
-
- private:
-  fs::path dir_;
+  fs::path db_path() const { return dir_path() / "kernelopt.sqlite"; }
 };
 
 // Writes steps 0..target-1 that the store does not have yet; each step is one transaction: a
@@ -274,15 +261,15 @@ TEST_F(StoreTest, RefusesANewerSchemaVersion) {
   // Forge a file written by a future kernelopt (the only SQL outside store/, test-only).
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(db_path().c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "UPDATE schema_version SET version = 2", nullptr, nullptr, nullptr),
+  ASSERT_EQ(sqlite3_exec(db, "UPDATE schema_version SET version = 99", nullptr, nullptr, nullptr),
             SQLITE_OK);
   ASSERT_EQ(sqlite3_close(db), SQLITE_OK);
   try {
     Store::open(dir());
-    FAIL() << "a version-2 store opened";
+    FAIL() << "a version-99 store opened";
   } catch (const Error& e) {
     EXPECT_EQ(e.tag(), "kernelopt.store");
-    EXPECT_NE(std::string(e.what()).find("schema version 2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("schema version 99"), std::string::npos) << e.what();
   }
 }
 

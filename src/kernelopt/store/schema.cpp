@@ -1,5 +1,11 @@
-// The store's schema, version 1. A newer file is refused rather than misread; an older one would be
-// migrated here, step by step, inside the same transaction that checks the version.
+// The store's schema. A new store is created at version 1 and migrated like any older file, step
+// by step, inside the same transaction that checks the version, so a new store and a migrated one
+// are the same. A newer file is refused rather than misread.
+//
+// Version 2: candidates record their strategy and launch settings (a version-1 file reads as
+// strategy "" and settings {}).
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 
@@ -11,8 +17,6 @@
 
 namespace kernelopt::store::detail {
 namespace {
-
-constexpr std::int64_t kSchemaVersion = 1;
 
 // Timestamps are UTC ISO 8601 with milliseconds, written by SQLite itself (column defaults).
 constexpr const char* kSchemaV1 = R"SQL(
@@ -61,6 +65,15 @@ CREATE INDEX measurements_by_candidate ON measurements (candidate_id);
 INSERT INTO schema_version (version) VALUES (1);
 )SQL";
 
+// kMigrations[i] takes a file from version i + 1 to version i + 2. Only ever append.
+constexpr std::array<const char*, 1> kMigrations = {R"SQL(
+ALTER TABLE candidates ADD COLUMN strategy TEXT NOT NULL DEFAULT '';
+ALTER TABLE candidates ADD COLUMN settings_json TEXT NOT NULL DEFAULT '{}';
+INSERT INTO schema_version (version) VALUES (2);
+)SQL"};
+
+constexpr auto kSchemaVersion = static_cast<std::int64_t>(kMigrations.size() + 1);
+
 // The file's schema version; nullopt for a file without one (a new store).
 std::optional<std::int64_t> stored_version(sqlite3* db) {
   Statement query(db, "SELECT max(version) FROM schema_version");
@@ -73,18 +86,24 @@ std::optional<std::int64_t> stored_version(sqlite3* db) {
 void ensure_schema(sqlite3* db) {
   Transaction tx(db);
   exec(db, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
-  const std::optional<std::int64_t> version = stored_version(db);
+  std::optional<std::int64_t> version = stored_version(db);
   if (!version) {
     exec(db, kSchemaV1);
-  } else if (*version > kSchemaVersion) {
+    version = 1;
+  }
+  if (*version > kSchemaVersion) {
     throw Error("kernelopt.store",
                 fmt::format("the store has schema version {}, newer than this kernelopt's {}; "
                             "use a newer kernelopt or a fresh run directory",
                             *version, kSchemaVersion),
                 ExitCode::kEnvironment);
-  } else if (*version < 1) {
+  }
+  if (*version < 1) {
     throw Error("kernelopt.store", fmt::format("the store has a bad schema version {}", *version),
                 ExitCode::kEnvironment);
+  }
+  for (auto step = static_cast<std::size_t>(*version - 1); step < kMigrations.size(); ++step) {
+    exec(db, kMigrations[step]);
   }
   tx.commit();
 }

@@ -63,17 +63,22 @@ sqlite3* open_connection(const std::string& path) {
       sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   if (rc != SQLITE_OK) {
     const std::string message = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-    KO_CHECK(sqlite3_close_v2(db) == SQLITE_OK);
+    close_connection(db);
     throw Error("kernelopt.store", fmt::format("cannot open {}: {}", path, message),
                 ExitCode::kEnvironment);
   }
   try {
     configure(db);
   } catch (const Error&) {
-    KO_CHECK(sqlite3_close_v2(db) == SQLITE_OK);
+    close_connection(db);
     throw;
   }
   return db;
+}
+
+void close_connection(sqlite3* db) noexcept {
+  // close_v2 defers the close until the last statement is finalized; it fails only on misuse.
+  KO_CHECK(sqlite3_close_v2(db) == SQLITE_OK);
 }
 
 void exec(sqlite3* db, const char* sql) {

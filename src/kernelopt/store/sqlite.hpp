@@ -19,10 +19,14 @@ void check(sqlite3* db, int rc, std::string_view what);
 // timeout, foreign keys on, extended result codes. The caller owns the handle (sqlite3_close_v2).
 sqlite3* open_connection(const std::string& path);
 
+// Closes a handle from open_connection; deferred by SQLite until its last statement is finalized.
+void close_connection(sqlite3* db) noexcept;
+
 // Runs `sql` (one or more statements, no parameters, results ignored).
 void exec(sqlite3* db, const char* sql);
 
-// Creates the schema when the file has none; throws when its version is newer than this build's.
+// The run store's schema (schema.cpp): creates it when the file has none, migrates an older one;
+// throws when its version is newer than this build's.
 void ensure_schema(sqlite3* db);
 
 // One prepared statement, finalized on destruction. Parameters are 1-based as in SQLite.

@@ -27,7 +27,7 @@ constexpr const char* kFileName = "kernelopt.sqlite";
 constexpr const char* kProblemColumns =
     "id, name, path, status, class, detail, started_at, finished_at";
 constexpr const char* kCandidateColumns =
-    "id, problem_id, segment, key, source_path, proposer, created_at";
+    "id, problem_id, segment, key, source_path, proposer, strategy, settings_json, created_at";
 constexpr const char* kGateColumns =
     "id, candidate_id, gate, status, detail, numbers_json, created_at";
 
@@ -52,7 +52,9 @@ CandidateRow read_candidate(const Statement& s) {
   row.key = s.column_text(3);
   row.source_path = s.column_text(4);
   row.proposer = s.column_text(5);
-  row.created_at = s.column_text(6);
+  row.strategy = s.column_text(6);
+  row.settings = nlohmann::json::parse(s.column_text(7));
+  row.created_at = s.column_text(8);
   return row;
 }
 
@@ -117,8 +119,7 @@ ProblemStatus parse_problem_status(std::string_view text) {
 }
 
 void Store::Closer::operator()(sqlite3* db) const noexcept {
-  // close_v2 defers the close until the last statement is finalized; it fails only on misuse.
-  KO_CHECK(sqlite3_close_v2(db) == SQLITE_OK);
+  detail::close_connection(db);
 }
 
 Store::Store(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
@@ -195,20 +196,31 @@ std::int64_t Store::add_candidate(std::int64_t problem_id,
                                   std::string_view key,
                                   std::string_view source_path,
                                   std::string_view proposer) {
+  CandidateInfo info;
+  info.segment = segment;
+  info.key = key;
+  info.source_path = source_path;
+  info.proposer = proposer;
+  return add_candidate(problem_id, info);
+}
+
+std::int64_t Store::add_candidate(std::int64_t problem_id, const CandidateInfo& info) {
   {
     Statement s(db(),
-                "INSERT INTO candidates (problem_id, segment, key, source_path, proposer) "
-                "VALUES (?1, ?2, ?3, ?4, ?5) "
+                "INSERT INTO candidates "
+                "(problem_id, segment, key, source_path, proposer, strategy, settings_json) "
+                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
                 "ON CONFLICT (problem_id, segment, key) DO NOTHING RETURNING id");
-    s.bind(1, problem_id).bind(2, std::int64_t{segment}).bind(3, key).bind(4, source_path);
-    s.bind(5, proposer);
+    s.bind(1, problem_id).bind(2, std::int64_t{info.segment}).bind(3, info.key);
+    s.bind(4, info.source_path).bind(5, info.proposer).bind(6, info.strategy);
+    s.bind(7, info.settings.dump());
     if (s.step()) {
       const std::int64_t id = s.column_int64(0);
       KO_CHECK(!s.step());
       return id;
     }
   }
-  const std::optional<CandidateRow> existing = candidate(problem_id, segment, key);
+  const std::optional<CandidateRow> existing = candidate(problem_id, info.segment, info.key);
   KO_CHECK(existing.has_value());
   return existing->id;
 }

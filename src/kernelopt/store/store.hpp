@@ -1,6 +1,6 @@
 // The run store: one SQLite file per run directory (RUN_DIR/kernelopt.sqlite) holding what each
-// step of a run decided, so that a run killed at any point resumes where it stopped. The only
-// place with SQL; callers see rows and verbs.
+// step of a run decided, so that a run killed at any point resumes where it stopped. store/ is the
+// only place with SQL; callers see rows and verbs. What outlives a run is in the cache (cache.hpp).
 //
 // Durability contract: each public write is atomic on its own; a caller groups the writes of one
 // finished step in transaction(), and then a process killed (even by SIGKILL) at any point leaves
@@ -52,8 +52,22 @@ struct CandidateRow {
   int segment = 0;          // index of the segment it replaces
   std::string key;          // the proposer's stable name for it (config, rewrite, recipe + params)
   std::string source_path;  // its Triton source in the run directory
-  std::string proposer;     // "config", "rewrite", "recipe", "llm"
+  std::string proposer;     // who made it: "config", "rewrite", "recipe", "llm", "user"
+  std::string strategy;     // what it tried: "recipe:scan", "config", "fuse"; "" when not told
+  nlohmann::json settings;  // its launch settings, {"XBLOCK": 64, "num_warps": 4}; {} when none
   std::string created_at;   // UTC ISO 8601
+};
+
+// What add_candidate records about a new candidate.
+struct CandidateInfo {
+  int segment = 0;          // index of the segment it replaces
+  std::string key;          // the proposer's stable name for it, unique within the segment
+  std::string source_path;  // its Triton source in the run directory
+  std::string proposer;     // who made it: "config", "rewrite", "recipe", "llm", "user"
+  std::string strategy;     // what it tried: "recipe:scan", "config", "fuse"; "" when unknown
+  // Its launch settings as a JSON object, {"XBLOCK": 64, "num_warps": 4}: with the strategy, what
+  // the search learns from and what the cache keeps.
+  nlohmann::json settings = nlohmann::json::object();
 };
 
 struct GateRow {
@@ -122,6 +136,11 @@ class Store {
                              std::string_view key,
                              std::string_view source_path,
                              std::string_view proposer);
+
+  // The same with the candidate's strategy and launch settings; the overload above records
+  // strategy "" and settings {}. When (problem, segment, key) exists, returns its id and changes
+  // nothing (not even strategy or settings). Throws when the problem does not exist.
+  std::int64_t add_candidate(std::int64_t problem_id, const CandidateInfo& info);
 
   std::optional<CandidateRow> candidate(std::int64_t problem_id,
                                         int segment,
