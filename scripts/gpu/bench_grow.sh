@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# One device call of a single-engine bench run: the GPU and the versions first, then RUN grown a
-# problem at a time by scripts/gpu/bench_each.sh (SINGLE_RUN=1: one run folder, done problems
-# skipped, remeasure in a fresh worker after each), the call's last 20 s left for the pack.
-# Usage, from the repository root on the device machine:
-#   scripts/gpu/bench_call.sh BINARY OUT CALL_SECONDS KERNELBENCH_DIR LEVEL RUN N...
-# Carry the binary's folder, KERNELBENCH_DIR and RUN (the folder the last call sent back, untarred:
-# each call must start from it, or two calls grow two copies). PROBLEM_TIMEOUT (default 300) holds
+# Grows a single-engine bench run within a time limit: the GPU and the versions first, then RUN
+# grown a problem at a time by scripts/gpu/bench_each.sh (SINGLE_RUN=1: one run folder, done
+# problems skipped, remeasure in a fresh worker after each), the limit's last 20 s left for the pack.
+# Usage, from the repository root on the GPU machine:
+#   scripts/gpu/bench_grow.sh BINARY OUT CALL_SECONDS KERNELBENCH_DIR LEVEL RUN N...
+# (CALL_SECONDS: the time limit.) Start from RUN as the previous invocation left it (OUT/runs.tgz
+# unpacked), or two invocations grow two copies. PROBLEM_TIMEOUT (default 300) holds
 # each problem's baseline, and its search gets as much again; SEARCH_BUDGET (default 100) is the
 # search's GPU-seconds. OUT/runs.tgz holds RUN's small files after every step.
 set -u

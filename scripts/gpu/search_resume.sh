@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# One device call of search work: resume a bench --search run, then re-measure its accepted
+# Search work within a time budget: resume a bench --search run, then re-measure its accepted
 # replacements in a separate run, then `optimize` (the beam) on further problems (into
 # RUN_DIR/optimize_runs/NAME/, with its printout and JSON), each step under what is left of the
-# call's budget. The run directory's small files (problems, store, logs, candidates, optimize
+# budget. The run directory's small files (problems, store, logs, candidates, optimize
 # documents; not the Inductor caches, captures or probed tensors) go back as OUT/run.tgz, one
-# file refreshed after every step, so a call killed at its limit still returns them.
-# Usage: scripts/gpu/search_session.sh BINARY OUT BUDGET_SECONDS KERNELBENCH_DIR LEVEL RUN_DIR [PROBLEM.py...]
+# file refreshed after every step, so a run killed at its time limit still leaves them.
+# Usage: scripts/gpu/search_resume.sh BINARY OUT BUDGET_SECONDS KERNELBENCH_DIR LEVEL RUN_DIR [PROBLEM.py...]
 set -u
 bin=$1 out=$2 budget=$3 kb=$4 level=$5 run=$6
 shift 6
