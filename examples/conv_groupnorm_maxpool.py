@@ -2,15 +2,11 @@
 
 Written for kernelopt in KernelBench's format, on sizes KernelBench does not use (12 groups of 4
 channels, an odd 88 x 88 output, a 3x3 window), as a problem for the `fuse` rewrite
-(docs/candidates.md). On the H200 (session 9) Inductor's max-autotune chose its own Triton
-convolution template at these sizes, so the whole model is one segment of eight Triton launches
-(0.117 ms): the group-normalized tensor is written in place and read back by the pool, as fuse
-wants. Fuse relaunches the segment's other kernels, and then did not relaunch templates, so
-`optimize` reported "matched (synthesis failed)"; it now relaunches a template as Inductor did,
-and matches (tests/unit/rewrite_test.cpp). In session 10 `optimize` ran on the H200 until the
-device call's limit stopped it in the beam's round 2. The beam expands only correct, timed
-candidates, so round 1's fused candidates, the template included, passed the correctness gates;
-no ratio was reported.
+(docs/candidates.md). On the H200 Inductor's max-autotune chooses its own Triton convolution
+template at these sizes, so the whole model is one segment of eight Triton launches (0.117 ms):
+the group-normalized tensor is written in place and read back by the pool, as fuse wants. Fuse
+relaunches the segment's other kernels, the template as Inductor launched it, and matches
+(tests/unit/rewrite_test.cpp).
 """
 
 import torch

@@ -6,7 +6,8 @@ tanh run eagerly between them (`torch._dynamo.disable`), so part of the model's 
 outside the graphs the baseline replays. Unlike `softmax_eager_tanh_center.py`, whose kernels
 sit near their floors, the first graph is a scan read through a flip, where Inductor's kernel
 leaves room: a replacement found there must be reported at the whole model's ratio, not the
-graphs' (README, "Time outside the compiled graphs counts").
+graphs' (docs/design-notes.md, "Time outside the compiled graphs counts";
+results/optimize/graph-break/).
 
 Written for kernelopt in KernelBench's format.
 """

@@ -4,8 +4,8 @@
 between them (`torch._dynamo.disable`), so about a third of the model's GPU time is outside the
 graphs the baseline replays. It is the case of KernelBench's L3/35 LSTM on a small scale, kept
 searchable: the graphs' Triton kernels are most of the time, and a replacement there must be
-reported at the whole model's ratio, not the graphs' (README, "Time outside the compiled graphs
-counts").
+reported at the whole model's ratio, not the graphs' (docs/design-notes.md, "Time outside the
+compiled graphs counts").
 
 Written for kernelopt in KernelBench's format.
 """

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# One device call of bench work, one problem at a time: for each problem number, a
+# Bench work within a time budget, one problem at a time: for each problem number, a
 # `bench --search` run of that problem alone (RUN_ROOT/L<level>_<n>/), then `remeasure` of its
-# accepted replacements in a fresh worker, each under what is left of the call's budget, so a
-# call's limit cuts the last problem, not the first. After every step the run folders' small
+# accepted replacements in a fresh worker, each under what is left of the budget, so the budget
+# cuts the last problem, not the first. After every step the run folders' small
 # files (no Inductor caches, captures, work files or re-measure scratch) go back as OUT/runs.tgz.
 # Usage: scripts/gpu/bench_each.sh BINARY OUT BUDGET_SECONDS KERNELBENCH_DIR LEVEL RUN_ROOT N...
 # SEARCH_BUDGET (default 100) is each problem's `--budget`, PROBLEM_TIMEOUT (default 200) its
 # `--timeout` (L3's compiles want more: L3/27 did not finish within 200 s); it holds the baseline,
 # and the search gets as much again from its own start, so one problem can take twice it. With SINGLE_RUN=1
 # every problem goes into RUN_ROOT itself, one bench run grown a problem at a time (carry it back
-# to resume it in a later call: done problems are skipped, remeasure times only the new ones).
+# to resume it later: done problems are skipped, remeasure times only the new ones).
 # REMEASURE=0 skips the remeasure steps; BENCH_PYTHON_DIR runs the bench steps with the worker
 # package in that folder (KERNELOPT_PYTHON_DIR), so a run can keep the worker it started with.
 set -u

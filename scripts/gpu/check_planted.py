@@ -5,7 +5,7 @@ usage: check_planted.py [--expected FILE] [--out DIR] SOURCE...
 
 A SOURCE is a folder holding <candidate stem>.json files written by `kernelopt verify --json`, or a
 .tgz of such a folder (as planted_suite.sh packs them); several sources merge, a later one winning
-for the same candidate (so the results of several GPU sessions can be compared together).
+for the same candidate (so the results of several GPU runs can be compared together).
 
 For a bad candidate, the first failing gate and its status must be the expected ones: from the
 candidate's own verdicts (G1 static, G2 isolated) or, when the candidate passed those, from the

@@ -1,7 +1,7 @@
 """Chooses ROWS and NUM_WARPS of the L1/95 cross-entropy candidate on the GPU: times each setting
 on the problem's shape against torch.compile (max-autotune, no CUDA graphs), checks it against
 PyTorch, and rewrites the candidate's constants in place with the fastest correct setting (a
-verify in the same call then checks exactly that file); copies it to OUT_DIR.
+verify in the same run then checks exactly that file); copies it to OUT_DIR.
 usage: python3 scripts/gpu/cross_entropy_variants.py OUT_DIR"""
 
 import os

@@ -1,5 +1,5 @@
 """Float32 matrix products on the tensor cores with float32 accuracy, measured before building on it.
-Session 9 found Triton's own "tf32x3" slower than the CUDA-core product (results/recipes/). This
+Triton's own "tf32x3" is slower than the CUDA-core product on the H200 (results/recipes/). This
 asks why, and whether splitting the operands by hand does better: each float32 operand x becomes
 hi = x rounded to TF32 (nearest, 11 significant bits) and lo = x - hi (exact in float32), and the
 product is lo_a*hi_b + hi_a*lo_b + hi_a*hi_b, three TF32 tensor-core products (the lo*lo term,

@@ -1,7 +1,7 @@
 """Chooses the launch constants of the reduce_dim candidates (candidates/kernelbench/*_reduce_dim.py)
 on the GPU: times each setting on the problem's shape against torch.compile (max-autotune, no CUDA
 graphs), checks it against PyTorch, and rewrites the candidate's constants in place with the fastest
-correct setting (so that a verify in the same call checks exactly that file); copies the chosen
+correct setting (so that a verify in the same run checks exactly that file); copies the chosen
 files to OUT_DIR. usage: python3 scripts/gpu/reduce_dim_variants.py OUT_DIR CANDIDATE.py..."""
 
 import os

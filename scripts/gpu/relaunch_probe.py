@@ -1,4 +1,4 @@
-"""Session 27 probe: does a `config` candidate's plain @triton.jit copy of each Inductor kernel
+"""Probe: does a `config` candidate's plain @triton.jit copy of each Inductor kernel
 give Inductor's bits? Each Inductor kernel launch of one compiled forward (`torch.compile`,
 PROBE_MODE, default max-autotune) is intercepted: its arguments are copied before it runs, and
 right after it the candidate's copy of that kernel (same name, the candidate's grid and settings)

@@ -1,7 +1,7 @@
 """Chooses BLOCK, NUM_WARPS, PROGRAMS_PER_SM and REVERSE of a row_two_pass candidate on the GPU:
 times each setting on the problem's own inputs against torch.compile (max-autotune, no CUDA graphs,
 timed before and after the sweep), checks it against the compiled model at 1e-4, and rewrites the
-candidate's constants in place with the fastest correct setting (a verify in the same call then
+candidate's constants in place with the fastest correct setting (a verify in the same run then
 checks exactly that file); copies it to OUT_DIR.
 usage: python3 scripts/gpu/row_two_pass_variants.py PROBLEM.py CANDIDATE.py OUT_DIR"""
 

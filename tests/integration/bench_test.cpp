@@ -1,7 +1,8 @@
 // `kernelopt bench` and `kernelopt report` end to end with the real binary. Without a GPU, bench
 // must still load and validate every problem of a small KernelBench-shaped folder and record each
 // as failed with its reason; report must render Table 1 from a stored run built from the show
-// documents measured on the H200 (results/show/), and headless Chromium must draw report.html.
+// documents measured on the H200 (tests/fixtures/documents/show/), and headless Chromium must draw
+// report.html.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -427,7 +428,7 @@ using Counts = std::map<int, std::map<std::string, int>>;
 Counts make_stored_run(const fs::path& run) {
   fs::create_directories(run / "problems");
   Counts counts;
-  for (const auto& entry : fs::directory_iterator(source_dir() / "results/show")) {
+  for (const auto& entry : fs::directory_iterator(source_dir() / "tests/fixtures/documents/show")) {
     if (entry.path().extension() != ".json") continue;
     const nlohmann::json show = read_json(entry.path());
     engine::BenchProblem problem;

@@ -3,8 +3,8 @@ examples/argmax_middle.py (32 x 4096 x 4093). Each program owns one batch and a 
 contiguous columns and walks all 4096 reduced rows: correct (ties to the first index, NaN wins),
 and on KernelBench L1/51 (128 batches) it came out optimized at 1.019x. Here there are only
 16 x 32 = 512 programs of 4 warps for 132 SMs, each with a long serial walk, and the H200 measured
-it at 0.398x [0.397, 0.400] against the compiler (results/gates/, session 3 call 3). It was
-planted as a good candidate; that measurement made it a bad one: G4 must reject it (slower).
+it at 0.398x [0.397, 0.400] against the compiler (results/gates/planted/). It was planted as a
+good candidate; that measurement made it a bad one: G4 must reject it (slower).
 The reduce_dim recipe, which also tiles the reduced dimension, passes on the same problem
 (good_argmax_reduce_dim.py, 1.165x).
 """

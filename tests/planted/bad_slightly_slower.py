@@ -2,8 +2,9 @@
 BLOCK-column chunks with a float32 vector accumulator (summed once at the end), the row length a
 compile-time constant. Correct, and the best of 25 settings of this simple kernel on the H200
 (scripts/gpu/row_sum_variants.py: 4096 x 16 warps, 70.5 us against torch.compile's 67.7 us); G4
-measured it at 0.951x [0.926, 0.981] (results/gates/). It must be rejected by G4 (ratio < 0.97):
-the gate has to tell a 5% loss from noise, not only a 2x one (bad_slower.py).
+measured it at 0.958x [0.950, 0.967] in the planted suite (results/gates/planted/). It must be
+rejected by G4 (ratio < 0.97): the gate has to tell a 5% loss from noise, not only a 2x one
+(bad_slower.py).
 
 It was planted as a "good" candidate until the H200 showed it 4-5% slower than the compiler's
 reduction; the suite's good candidates are now on problems with headroom (good_l2_norm_rows.py,

@@ -203,11 +203,12 @@ TEST(BaselineOutcome, BaselineOnlyRunsSayTheSpeedupIsByConstruction) {
   EXPECT_NE(cmp.find("| optimized | 0 | 3 |"), std::string::npos) << cmp;
 }
 
-// The optimize documents written on the H200 (results/optimize/): a --search run's problem takes
-// optimize's outcome and its G4 ratio; a search without a timed candidate, or one that did not
-// finish, keeps the baseline at 1.0.
+// Optimize documents written on the H200 (tests/fixtures/documents/optimize/): a --search run's
+// problem takes optimize's outcome and its G4 ratio; a search without a timed candidate, or one
+// that did not finish, keeps the baseline at 1.0.
 json optimize_document(const std::string& name) {
-  std::ifstream in(std::filesystem::path(KERNELOPT_SOURCE_DIR) / "results/optimize" / name);
+  std::ifstream in(std::filesystem::path(KERNELOPT_SOURCE_DIR) /
+                   "tests/fixtures/documents/optimize" / name);
   std::ostringstream text;
   text << in.rdbuf();
   return json::parse(text.str());
@@ -215,14 +216,14 @@ json optimize_document(const std::string& name) {
 
 TEST(SearchOutcome, TakesOptimizesOutcomeAndRatio) {
   const json show = {{"class", "optimizable"}};
-  const json won = optimize_document("call10_95_CrossEntropyLoss.json");
+  const json won = optimize_document("95_CrossEntropyLoss.json");
   const json o = engine::search_outcome(show, {won, ""});
   EXPECT_EQ(o["class"], "optimized");
   EXPECT_TRUE(o["measured"].get<bool>());
   EXPECT_NEAR(o["ratio"].get<double>(), 1.301, 0.001);
   EXPECT_LT(o["ratio_low"].get<double>(), o["ratio"].get<double>());
 
-  const json none = optimize_document("call11_opt91.json");  // no recipe matched
+  const json none = optimize_document("91_cumsum_reverse_no_recipe.json");  // no recipe matched
   const json n = engine::search_outcome(show, {none, ""});
   EXPECT_EQ(n["class"], "matched (synthesis failed)");
   EXPECT_FALSE(n["measured"].get<bool>());
@@ -250,7 +251,7 @@ TEST(SearchOutcome, TakesOptimizesOutcomeAndRatio) {
 // graphs into the whole model's (with bench's show times, or its own); G4's own numbers stay
 // beside it, and bench takes that outcome as it is.
 TEST(SearchOutcome, RatioOfTheWholeModelWhereTimeRunsOutsideTheGraphs) {
-  const json won = optimize_document("call10_95_CrossEntropyLoss.json");
+  const json won = optimize_document("95_CrossEntropyLoss.json");
   const json inside = engine::search_outcome({{"class", "optimizable"}}, {won, ""});
   const double g4 = inside["ratio"].get<double>();
   EXPECT_FALSE(inside.contains("graphs_ratio"));
@@ -287,7 +288,7 @@ TEST(SearchOutcome, SearchWithoutReplacementIsNotBaselineOnly) {
   json show = show_with_floors();
   show["problem"] = "91_cumsum_reverse";
   show["level"] = 1;
-  const json none = optimize_document("call11_opt91.json");  // no recipe matched
+  const json none = optimize_document("91_cumsum_reverse_no_recipe.json");  // no recipe matched
   const json doc = engine::done_document(problem, show, {}, engine::SearchResult{none, ""});
   const json s = report::summarize({doc});
   EXPECT_FALSE(s["baseline_only"].get<bool>());
@@ -299,11 +300,12 @@ TEST(SearchOutcome, SearchWithoutReplacementIsNotBaselineOnly) {
   EXPECT_NE(report::format_report_html(s, "run").find("<b>No replacement.</b>"), std::string::npos);
 }
 
-// Triage on the H200's show documents of the committed level-1 bench: a segment at its floor or
-// with a tiny share is not searched; one with headroom is.
+// Triage on the show documents of a level-1 bench run on the H200
+// (tests/fixtures/documents/bench_problems/): a segment at its floor or with a tiny share is not
+// searched; one with headroom is.
 json stored_show(const std::string& name) {
   std::ifstream in(std::filesystem::path(KERNELOPT_SOURCE_DIR) /
-                   "results/kernelbench/level1_odd/problems" / name);
+                   "tests/fixtures/documents/bench_problems" / name);
   std::ostringstream text;
   text << in.rdbuf();
   return json::parse(text.str()).at("show");
