@@ -276,7 +276,7 @@ def test_output_code_modules_load_once_per_content(tmp_path):
 
 def test_float64_reference_reaches_the_models_own_float32_tensors():
     # KernelBench's L3/35 LSTM makes its initial state in forward without a dtype: in float64 the
-    # reference raised "Input and hidden tensors are not the same dtype" (H200, session 28).
+    # reference raised "Input and hidden tensors are not the same dtype" (H200).
     p = load_problem(problem("float32_state.py"), "cpu")
     inputs = p.make_inputs(0)
     eager = run_forward(p, inputs)

@@ -93,7 +93,7 @@ TEST(DispatchMap, Classes) {
 }
 
 // GPU time outside the compiled graphs (eager code between graph breaks: KernelBench's L3/35
-// LSTM, H200, session 28: 0.031 ms of graphs in a 23.2 ms model) counts in every share as time
+// LSTM, H200: 0.031 ms of graphs in a 23.2 ms model) counts in every share as time
 // kernelopt cannot replace, so such a model is not searched for its graphs' few microseconds.
 TEST(DispatchMap, TimeOutsideTheGraphsCountsInEveryShare) {
   EXPECT_NEAR(analysis::outside_graphs_ms(0.031, 23.233), 23.202, 1e-9);

@@ -70,8 +70,8 @@ TEST(Ncu, TheKernelFilterNamesOnlyTheKernelsTheSearchReads) {
   EXPECT_EQ(profile::kernel_filter({"a'; rm -rf /"}), "regex:triton_");
 }
 
-// Amounts from L3/31 on the H100 (session 27): the failed ncu run saw 2.8 GB free, and the
-// problem's worker had peaked at 17.9 GB when its baseline was measured (on the H200, session 28,
+// Amounts from L3/31 on the H100: the failed ncu run saw 2.8 GB free, and the
+// problem's worker had peaked at 17.9 GB when its baseline was measured (on the H200,
 // its peak beside ncu was 35.4 GB with 69.0 GB free: the worker stays there); the small problems
 // keep their worker.
 TEST(NcuNeedsRoom, TheWorkerStopsFirstOnlyWhereItsPeakWouldNotFitBesideIt) {

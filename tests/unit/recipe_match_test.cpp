@@ -498,7 +498,7 @@ TEST(Match, NormFormsOnTheEditedL2NormCapture) {
                     node("out", big, "aten.div.Tensor", "%out1, %sum_2")));
 }
 
-// The norm examples as Inductor compiled them on an H100 (session 32): an RMS norm over the
+// The norm examples as Inductor compiled them on an H100: an RMS norm over the
 // channels (pow, mean, add, sqrt, div), F.normalize over the channels (pow, sum, pow 0.5,
 // clamp_min, expand, div) and nn.RMSNorm over long rows (pow, mean, add, rsqrt, mul, mul by the
 // weight, in Inductor's `_fused_rms_norm` kernel): each a norm_dim match with its form.
@@ -648,7 +648,7 @@ TEST(Match, NormDimCandidates) {
   fs::remove(tmp);
 }
 
-// The shifted-input idioms of an exclusive scan, as Inductor compiled them on an H100 (session 32):
+// The shifted-input idioms of an exclusive scan, as Inductor compiled them on an H100:
 // cumsum(cat([zeros, x[:, :-1]]), 1) and cumsum(pad(x[:, :-1], (1, 0)), 1) are the recipe's
 // exclusive scan; cumsum(cat([zeros, x]), 1) its inclusive scan with the zero in front (one more
 // column). Edited captures: the shifts the recipe does not compute are refused.

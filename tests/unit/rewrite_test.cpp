@@ -172,7 +172,7 @@ std::optional<propose::Match> segment_rewrite(const std::string& name,
   return found.front();
 }
 
-// Session 13's two L3 wins, on their own H200 captures: what the search proposed there.
+// Two L3 wins, on their own H200 captures: what the search proposed there.
 TEST(Rewrite, InPlaceAttentionSoftmaxIsComputedInRegisters) {
   // L3/31: the softmax of attention rows of 16384, written in place before Inductor's matmul
   // template multiplies it by V: its second walk reloads the row, its first keeps an online

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "kernelopt/engine/optimize.hpp"
 #include "kernelopt/engine/verify.hpp"
 #include "kernelopt/propose/registry.hpp"
 #include "kernelopt/propose/transforms.hpp"
@@ -313,7 +314,7 @@ Searched search(const BeamOptions& options,
 
 TEST(SearchBudget, CountersNeverTakeWhatCandidatesNeed) {
   using std::chrono::seconds;
-  // L3/27 in session 11: 38 s left after a long compile; ncu is skipped.
+  // L3/27: 38 s left after a long compile; ncu is skipped.
   EXPECT_FALSE(engine::counters_limit(38, seconds(300)).has_value());
   EXPECT_FALSE(engine::counters_limit(-3, seconds(300)).has_value());
   // Otherwise at most half of what is left, the problem's timeout and 120 s.
@@ -323,7 +324,7 @@ TEST(SearchBudget, CountersNeverTakeWhatCandidatesNeed) {
 }
 
 TEST(SearchBudget, SegmentsShareItByWhatTheyCouldGive) {
-  // L3/27's five segments as the session-11 run profiled them (ms, floor ms; the two-pass ones
+  // L3/27's five segments as an earlier run profiled them (ms, floor ms; the two-pass ones
   // measured against their one-pass floor).
   auto seg2 = profile(0.133, 0.078);
   seg2.one_pass_floor_ms = 0.030;

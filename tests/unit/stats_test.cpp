@@ -232,7 +232,7 @@ TEST(RatioOfMediansGrouped, BadInputIsAnError) {
 }
 
 // Three instances a side, `n` samples each, on a clock that drifts from 9.7 to 11.0 ms over
-// the run (the shape of L3/43's G4 samples in session 23) scaled by `scale`, with an
+// the run (the shape of L3/43's G4 samples) scaled by `scale`, with an
 // independent 0.1% noise on every sample: what two sides timed in turns share and do not share.
 std::vector<std::vector<double>> drifting(std::uint64_t seed, double scale, int n = 10) {
   std::vector<std::vector<double>> out(3);

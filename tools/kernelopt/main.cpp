@@ -36,6 +36,12 @@ void add_search_flags(CLI::App* cmd,
                 pre +
                     "every Triton launch a segment of its own: config and rewrite reach "
                     "kernels among others (recipes spanning launches then match nothing)");
+  cmd->add_option("--cache", flags.cache_dir,
+                  pre +
+                      "folder of the cache of verified segments, reused across runs and models "
+                      "(default: $KERNELOPT_CACHE_DIR, else the user's cache folder)");
+  cmd->add_flag("--no-cache", flags.no_cache,
+                pre + "neither reuse nor record verified segments (search every segment)");
 }
 
 }  // namespace
@@ -92,7 +98,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(5, 10000));
 
   kernelopt::engine::VerifyCommand optimize;
-  optimize.options.propose = true;
+  optimize.optimize = true;
   long optimize_timeout = 1800;
   long optimize_gate_timeout = 600;
   auto* optimize_cmd = app.add_subcommand(

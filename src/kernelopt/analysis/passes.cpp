@@ -1,4 +1,4 @@
-// Floors above the one-pass memory floor (issue 5). Whether a segment's algorithm must read its
+// Floors above the one-pass memory floor. Whether a segment's algorithm must read its
 // input twice: a reduction whose result is combined again with the data it reduced (a norm, a
 // softmax) needs that data a second time unless one reduction group stays on chip while it is
 // used. And the arithmetic of a full-float32 matrix product, which its bytes say nothing about.

@@ -56,7 +56,7 @@ RatioEstimate ratio_of_medians_grouped(const std::vector<std::vector<double>>& b
 // ratio_of_medians_grouped's; the interval comes from a paired two-level bootstrap: each resample
 // draws as many instance pairs as there are, with replacement, then within each drawn pair as
 // many sample pairs as it has, with replacement, both sides of a pair together. A drift shared by
-// the two sides then does not widen the interval (L3/43 in session 23: a steady 1.5% gain in every
+// the two sides then does not widen the interval (L3/43: a steady 1.5% gain in every
 // pair, an unpaired interval of [0.97, 1.06]), while captures that disagree still do, since
 // instances are resampled. Throws Error("kernelopt.stats") as ratio_of_medians_grouped does, and
 // when the two sides do not have the same number of instances and of samples in each.

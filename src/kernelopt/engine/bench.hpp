@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kernelopt/engine/bench_task.hpp"
+#include "kernelopt/engine/optimize.hpp"
 
 namespace kernelopt::engine {
 

@@ -17,6 +17,7 @@
 #include "kernelopt/core/error.hpp"
 #include "kernelopt/engine/ask.hpp"
 #include "kernelopt/engine/bench_document.hpp"
+#include "kernelopt/engine/optimize.hpp"
 #include "kernelopt/engine/show.hpp"
 #include "kernelopt/engine/verify.hpp"
 #include "kernelopt/search/roles.hpp"
@@ -116,9 +117,8 @@ SearchResult search(const BenchProblem& problem,
   options.thresholds = context.thresholds;
   apply_search_flags(context.flags, options);
   options.baseline = show;
-  options.propose = true;
   try {
-    return {run_verify(options, worker, {}), ""};
+    return {run_optimize(options, worker, {}), ""};
   } catch (const std::exception& error) {  // kernelopt::Error, or a malformed document
     if (watchdog.fired() || Clock::now() >= deadline) {
       return {nullptr, fmt::format("timed out (--timeout {} s, counted from the search's start)",

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kernelopt/engine/bench_spec.hpp"
+#include "kernelopt/engine/optimize.hpp"
 #include "kernelopt/engine/verify.hpp"
 #include "kernelopt/gate/gate.hpp"
 #include "kernelopt/worker/worker.hpp"

@@ -13,6 +13,7 @@
 #include "kernelopt/engine/ask.hpp"
 #include "kernelopt/engine/doctor.hpp"
 #include "kernelopt/engine/files.hpp"
+#include "kernelopt/engine/optimize.hpp"
 #include "kernelopt/propose/registry.hpp"
 #include "kernelopt/report/show_text.hpp"
 #include "kernelopt/report/verify_text.hpp"
@@ -84,15 +85,16 @@ int verify_command(VerifyCommand command) {
     command.options.candidates.push_back(parse_candidate_spec(spec));
   }
   if (command.options.run_dir.empty()) {
-    command.options.run_dir =
-        (fs::path("runs") / (command.options.propose ? "optimize" : "verify") /
-         fs::path(command.options.problem).stem())
-            .string();
+    command.options.run_dir = (fs::path("runs") / (command.optimize ? "optimize" : "verify") /
+                               fs::path(command.options.problem).stem())
+                                  .string();
   }
   worker::Worker worker(pinned_options(command.options.run_dir));
-  const nlohmann::json doc = run_verify(command.options, worker, [](const std::string& line) {
+  const Progress progress = [](const std::string& line) {
     std::fprintf(stderr, "... %s\n", line.c_str());
-  });
+  };
+  const nlohmann::json doc = command.optimize ? run_optimize(command.options, worker, progress)
+                                              : run_verify(command.options, worker, progress);
   if (!command.json.empty()) write_file(command.json, doc.dump(1) + "\n");
   std::fputs(report::format_verify(doc).c_str(), stdout);
   return doc.contains("optimized") || doc.contains("each") ? 0 : 1;

@@ -46,10 +46,11 @@ struct VerifyCommand {
   std::vector<std::string> candidates;  // "SEGMENT=FILE"
   std::string json;                     // also write the document here
   VerifyOptions options;
+  bool optimize = false;  // `optimize`: the proposers' candidates instead of hand-written ones
 };
 
-// `kernelopt verify` (hand-written candidates) and `kernelopt optimize` (options.propose: the
-// recipe proposer's candidates): the gate cascade. Returns 0 when the model with them was
+// `kernelopt verify` (hand-written candidates) and `kernelopt optimize` (the search loop,
+// optimize.hpp): the gate cascade. Returns 0 when the model with them was
 // accepted, 1 when the compiler's kernels stay.
 int verify_command(VerifyCommand command);
 

@@ -29,12 +29,7 @@ struct VerifyOptions {
   std::chrono::seconds gate_timeout{600};               // each gate request's deadline
   gate::Thresholds thresholds;
   bool each = false;  // check every candidate on its own (G1-G4 each), sharing one capture
-  // optimize: no hand-written candidates. The profiler times every segment (or takes the times of
-  // `baseline`), the analyst and the planner choose each segment's strategies, and a beam search
-  // per segment (largest first) writes candidates into RUN_DIR/candidates/ and runs each through
-  // the gates alone; the fastest accepted candidate of each segment is then checked together with
-  // the others and written to optimized/.
-  bool propose = false;
+  // The fields below are optimize's (optimize.hpp): the search's settings.
   search::BeamOptions beam;  // width, rounds, budget (for the whole problem), diversity
   bool memory = true;        // the summarizer (--no-memory: off)
   bool counters = true;      // the profiler's Nsight Compute counters (--no-profile: off)
@@ -50,41 +45,11 @@ struct VerifyOptions {
   // bench: when the problem's --timeout ends. The search's budget never runs past it (the worker
   // the watchdog kills there would otherwise be restarted by the gates, and the search go on).
   std::optional<std::chrono::steady_clock::time_point> deadline;
+  // The cache of verified segments (reuse.hpp): on by default, in cache_dir when it is set, else
+  // in the user's cache folder; off with --no-cache.
+  bool use_cache = true;
+  std::string cache_dir;
 };
-
-// Seconds the search leaves before a deadline: for checking the chosen candidates together.
-inline constexpr double kDeadlineMarginSeconds = 60;
-
-// The search's budget from `now`: --budget, cut so that it ends kDeadlineMarginSeconds before the
-// deadline when there is one (0 when that has passed).
-double search_budget(const VerifyOptions& options, std::chrono::steady_clock::time_point now);
-
-// How long Nsight Compute may read the counters when `left_s` seconds of the search's budget are
-// left after profiling: at most half of that (and the problem's timeout, and 120 s); nullopt
-// (skipped) under kMinCountersBudgetS, so that the counters never take what candidates need.
-inline constexpr double kMinCountersBudgetS = 60;
-std::optional<std::chrono::seconds> counters_limit(double left_s, std::chrono::seconds timeout);
-
-// The search's switches as the command line gives them (optimize, and bench --search); the
-// ablations of the paper's section 6.4 switch parts off.
-struct SearchFlags {
-  int beam_width = 3;
-  int rounds = 5;
-  double budget_s = 180;           // seconds of worker (GPU) time for a problem's search
-  bool no_beam = false;            // ablation: a beam of one, no diversity (greedy)
-  bool no_profile = false;         // ablation: no Nsight Compute counters for the analyst
-  bool no_memory = false;          // ablation: the summarizer remembers nothing
-  bool no_perf_gate = false;       // ablation: G4 measures every candidate but rejects none
-  bool no_dispatch_aware = false;  // ablation: extern matrix products become replaceable too
-  bool split_segments = false;     // every Triton launch a segment (config/rewrite reach all)
-};
-
-// Sets the search's part of `options` (beam, memory, counters, G4's threshold) from `flags`.
-void apply_search_flags(const SearchFlags& flags, VerifyOptions& options);
-
-// The flags that differ from the defaults, as command-line text ("" when none): a bench run
-// directory's mode.
-std::string search_flags_text(const SearchFlags& flags);
 
 // Runs verify; returns the result document (per candidate and per set: each gate's verdict with
 // its numbers; the outcome class). Throws kernelopt::Error for bad input or a missing GPU.

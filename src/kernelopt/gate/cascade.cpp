@@ -75,7 +75,7 @@ Outcome Cascade::remembered(std::int64_t row,
   const auto started = std::chrono::steady_clock::now();
   Outcome outcome = check();
   // What the gate cost, recomposition and worker included: where a search's seconds go (an L3
-  // candidate took about 20 s of its problem's budget in session 23, with nothing saying where).
+  // candidate took about 20 s of its problem's budget, with nothing saying where).
   if (outcome.numbers.is_object()) {
     outcome.numbers["gate_seconds"] =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -64,7 +64,7 @@ Outcome judge_static(const nlohmann::json& numbers, const Thresholds& t);
 Outcome judge_isolated(const nlohmann::json& numbers,
                        const Thresholds& t,
                        const std::vector<std::string>& scratch = {});
-// G2's one deferral (DESIGN section 3.5 as changed in session 27): `failed`, a G2 verdict of
+// G2's one deferral (DESIGN section 3.5): `failed`, a G2 verdict of
 // elements outside tolerance, becomes a pass judged by G3's float64 test when every seed's only
 // failure is that tolerance (all written, in bounds, inputs kept, NaN/Inf in place,
 // deterministic), at most `deferral_fraction` of the elements miss it, and the compiled model

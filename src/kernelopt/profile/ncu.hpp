@@ -48,7 +48,7 @@ NcuProfile run_ncu(const worker::WorkerOptions& worker,
 // GPU to itself: the memory free beside the worker (`free_bytes`, as the driver sees it) is under
 // what the worker's own forward and captures peaked at (`peak_bytes`), a bound on what the
 // profiled forward may need, plus 1 GiB for ncu's own process. Unknown amounts (<= 0) say no.
-// Retrying after an out-of-memory run alone was not enough: on L3/31 (H100, session 27) the failed
+// Retrying after an out-of-memory run alone was not enough: on L3/31 (H100) the failed
 // run was not followed by a second one (the retry needs 10 s of ncu's limit left after it).
 bool ncu_needs_room(double free_bytes, double peak_bytes);
 

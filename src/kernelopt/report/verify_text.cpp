@@ -79,6 +79,16 @@ std::string format_verify(const nlohmann::json& doc) {
     // The search per segment: the analyst's verdict, the beam's rounds and why it stopped.
     for (const auto& s : doc.value("search", nlohmann::json::array())) {
       const auto& best = s.value("best", nlohmann::json());
+      if (s.contains("reused")) {  // a verified candidate from the cache: no search
+        const auto& r = s.at("reused");
+        out += fmt::format(
+            "  seg{} reused from the cache: {} {} ({:.3f}x when recorded, {:.3f}x now), "
+            "re-checked in {:.1f} s, no search\n",
+            s.value("segment", -1), r.value("strategy", ""),
+            r.value("settings", nlohmann::json()).dump(), r.value("recorded_ratio", 0.0),
+            best.is_object() ? best.value("ratio", 0.0) : 0.0, r.value("seconds", 0.0));
+        continue;
+      }
       out += fmt::format(
           "  seg{} search: {} ({}); {} candidate(s) over {} round(s), {}; {}\n",
           s.value("segment", -1), s.value("bottleneck", "?"), s.value("analysis", ""),

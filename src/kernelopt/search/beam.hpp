@@ -77,7 +77,7 @@ BeamResult beam_search(int segment,
 
 // The accepted candidates other than the best, highest ratio first, each strategy and settings
 // once, at most `n`: what the engine tries next when a second measurement does not confirm the
-// best (a choice made on a lucky baseline measurement; examples/l2_norm_rows in session 22).
+// best (a choice made on a lucky baseline measurement; examples/l2_norm_rows).
 std::vector<Scored> runner_ups(const BeamResult& result, std::size_t n);
 
 }  // namespace kernelopt::search

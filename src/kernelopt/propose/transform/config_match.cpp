@@ -1,4 +1,4 @@
-// The config proposer (issue 5): one of Inductor's own kernels, unchanged, relaunched with other
+// The config proposer: one of Inductor's own kernels, unchanged, relaunched with other
 // launch settings (XBLOCK, YBLOCK, R0_BLOCK, num_warps, num_stages) than the ones its autotuner
 // chose. Its candidate file holds the kernel's source without the heuristics decorator, so the
 // kernel is a plain @triton.jit function the candidate launches on the segment's tensors.

@@ -1,4 +1,4 @@
-// The fuse rewrite (issue 5, the rewrite proposer): Inductor sometimes writes a pointwise result
+// The fuse rewrite (the rewrite proposer): Inductor sometimes writes a pointwise result
 // to memory only for the next kernel to read it back at several addresses per element, since
 // inlining it would repeat its work: a norm's output before a pooling window (L2/85 writes the
 // whole normalized tensor and reads it again, 1 GB of traffic for a 32 MB result). The rewrite

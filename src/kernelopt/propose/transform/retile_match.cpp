@@ -134,7 +134,7 @@ std::optional<Match> retile_on(const std::optional<Match>& base, const std::stri
   // The other launches keep their first setting (the one Inductor's autotuner chose, where the
   // capture read it) while the beam's first round tries the retiled launch's starts: fuse_settings
   // pairs the launches' j-th settings, and a pointwise kernel's other starts were 0.42-0.45x on
-  // L2/19 (session 16), which would hide what the retile gives.
+  // L2/19, which would hide what the retile gives.
   for (auto& launch : launches) {
     if (launch.contains("split_reduction") || launch.contains("settings")) continue;
     const auto own = config_settings(Match{"config", launch, ""});

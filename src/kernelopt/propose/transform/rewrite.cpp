@@ -1,4 +1,4 @@
-// The rewrite proposer (issue 5): a source transformation of Inductor's own kernel. Three: one
+// The rewrite proposer: a source transformation of Inductor's own kernel. Three: one
 // pass instead of two when a row fits on chip (below), shifted sums instead of a Welford update
 // (shifted_sums_source, further down), and fuse (fuse.cpp).
 //

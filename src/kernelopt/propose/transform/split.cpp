@@ -1,4 +1,4 @@
-// The rewrite proposer's split (issue 5, "changing the split of a reduction"): a looped reduction
+// The rewrite proposer's split ("changing the split of a reduction"): a looped reduction
 // with few rows, each long, made two kernels. Inductor gives each row (or XBLOCK rows) one
 // program that walks the whole row; with a thousand or two rows (a group norm's statistics after
 // a convolution: N x G rows of C / G x H x W elements) the GPU holds every program at once and
@@ -509,7 +509,7 @@ std::vector<nlohmann::json> on_bases_settings(
     const Match& match,
     const std::function<std::vector<nlohmann::json>(const Match&)>& settings_of) {
   // Interleaved: each base's first start, then each one's second, so that a round cut short by
-  // the budget has tried the strategy on every base (L2/85, session 17: the retile on fuse's
+  // the budget has tried the strategy on every base (L2/85: the retile on fuse's
   // launches lost with fuse at 0.72x while the rewrite, a base it did not try, won alone).
   std::vector<std::vector<nlohmann::json>> each{settings_of(on_chosen_base(match, {}).first)};
   for (const auto& other : match.params.value("other_bases", nlohmann::json::array())) {
