@@ -9,6 +9,12 @@ bin=$1 out=$2 run=$3
 shift 3
 rep="$run/report"
 mkdir -p "$run/cache" "$rep"
+{
+  date -u +%Y-%m-%dT%H:%M:%SZ
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+  python3 -c 'import sys, torch, triton; print("python", sys.version.split()[0], "torch",
+    torch.__version__, "triton", triton.__version__)'
+} > "$rep/environment.txt" 2>&1
 for p in "$@"; do
   name=$(basename "$p" .py)
   for pass in first second; do

@@ -177,7 +177,8 @@ bool reuse_cached(const store::Cache& cache,
       progress(fmt::format("seg{}: a verified {} {} from the cache ({:.3f}x when recorded)", id,
                            hit.strategy, hit.settings.dump(), hit.ratio));
     }
-    const gate::Candidate c = bench.candidate(id, file.string());
+    gate::Candidate c = bench.candidate(id, file.string());
+    c.origin = {hit.proposer, hit.strategy, hit.settings};
     const gate::CascadeResult r = bench.cascade().run({c});
     search::Attempt a = attempt_of(r);
     require_measurable_gain(a);

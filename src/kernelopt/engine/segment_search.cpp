@@ -159,7 +159,8 @@ SegmentResult search_segment(const SegmentTask& task,
         task.candidates_dir /
         fmt::format("seg{}_{}_r{}_{}.py", id, match.recipe, p.round, written++);
     write_file(file, proposers.at(match.recipe).source(match, id, p.settings));
-    const gate::Candidate c = bench.candidate(id, file.string());
+    gate::Candidate c = bench.candidate(id, file.string());
+    c.origin = {propose::proposer_of(match), p.strategy, p.settings};
     say(fmt::format("seg{} round {}: {} {}", id, p.round, p.strategy, p.settings.dump()));
     const gate::CascadeResult r = bench.cascade().run({c});
     by_settings[key_of(p)] = c;

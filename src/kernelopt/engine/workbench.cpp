@@ -227,8 +227,12 @@ void Workbench::prepare() {
 }
 
 gate::Candidate Workbench::candidate(int segment, const std::string& path) const {
-  return {segment, fs::absolute(path).string(), faces_.at(segment),
-          tensors_.count(segment) != 0 ? tensors_.at(segment) : nullptr};
+  gate::Candidate c;
+  c.segment = segment;
+  c.path = fs::absolute(path).string();
+  c.face = faces_.at(segment);
+  c.tensors = tensors_.count(segment) != 0 ? tensors_.at(segment) : nullptr;
+  return c;
 }
 
 void Workbench::finish(const nlohmann::json& doc,

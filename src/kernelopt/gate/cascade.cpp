@@ -59,9 +59,14 @@ Cascade::Cascade(GateContext context,
       problem_id_(problem_id),
       recompose_(std::move(recompose)) {}
 
-std::int64_t Cascade::candidate_row(int segment, const std::string& key, const std::string& path) {
+std::int64_t Cascade::candidate_row(int segment,
+                                    const std::string& key,
+                                    const std::string& path,
+                                    const Origin& origin) {
   if (store_ == nullptr) return -1;
-  return store_->add_candidate(problem_id_, segment, key, path, "user");
+  return store_->add_candidate(
+      problem_id_,
+      store::CandidateInfo{segment, key, path, origin.proposer, origin.strategy, origin.settings});
 }
 
 Outcome Cascade::remembered(std::int64_t row,
@@ -88,8 +93,8 @@ Outcome Cascade::remembered(std::int64_t row,
 
 CandidateVerdicts Cascade::check_candidate(const Candidate& candidate) {
   CandidateVerdicts verdicts{candidate, {}};
-  const std::int64_t row =
-      candidate_row(candidate.segment, content_key(candidate.path), candidate.path);
+  const std::int64_t row = candidate_row(candidate.segment, content_key(candidate.path),
+                                         candidate.path, candidate.origin);
   verdicts.outcomes.push_back(
       remembered(row, "G1 static", [&] { return check_static(context_, candidate); }));
   if (!verdicts.outcomes.back().ok()) return verdicts;
@@ -103,7 +108,7 @@ std::int64_t Cascade::set_row(const std::vector<Candidate>& set) {
   for (const auto& c : set) {
     key += fmt::format(":{}={}", c.segment, content_key(c.path));
   }
-  return candidate_row(-1, key, "");
+  return candidate_row(-1, key, "", Origin{"set", "", nlohmann::json::object()});
 }
 
 SetVerdicts Cascade::check_set(const std::vector<Candidate>& set) {

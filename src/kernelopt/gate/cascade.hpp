@@ -59,7 +59,10 @@ class Cascade {
   Outcome remembered(std::int64_t row,
                      const std::string& gate,
                      const std::function<Outcome()>& check);
-  std::int64_t candidate_row(int segment, const std::string& key, const std::string& path);
+  std::int64_t candidate_row(int segment,
+                             const std::string& key,
+                             const std::string& path,
+                             const Origin& origin);
 
   GateContext context_;
   store::Store* store_;

@@ -34,11 +34,19 @@ struct Thresholds {
 };
 
 // One candidate for one segment.
+// Who made a candidate, as the store records it.
+struct Origin {
+  std::string proposer = "user";  // "user" (verify), or the proposer's family: "recipe", ...
+  std::string strategy;           // "recipe:scan", "config", ...; "" for a hand-written file
+  nlohmann::json settings = nlohmann::json::object();  // its launch settings
+};
+
 struct Candidate {
   int segment = 0;                   // Segment::id
   std::string path;                  // the candidate file
   recompose::SegmentInterface face;  // the segment's interface (root -> live name)
   nlohmann::json tensors;            // {"inputs": {root: {shape, stride, dtype}}, "outputs": ...}
+  Origin origin;                     // who made it
 };
 
 // What a gate needs to ask the worker.
