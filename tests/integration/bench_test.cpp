@@ -138,7 +138,7 @@ for line in sys.stdin:
     req = json.loads(line)
     op, res = req["op"], {"id": req["id"], "ok": True}
     if op == "hello":
-        res.update(protocol=1, pid=os.getpid())
+        res.update(protocol=2, pid=os.getpid())
     elif op == "env":
         res.update(cuda_available=True, gpu_count=2, gpu="Fake GPU", free_memory_bytes=1000,
                    peak_memory_bytes=500, bandwidth={"bandwidth_gbps": 4000.0})

@@ -117,7 +117,8 @@ def main():
     for name, kwargs in (("good", {}), ("half", {"rows_divisor": 2}), ("stream", {"stream": True}),
                          ("shifted", {"shift": 3})):
         path = good if name == "good" else candidate(work, name, **kwargs)
-        checks[name] = w.ask("check_candidate", segment=0, candidate=path, seeds=[0, 1, 2])["seeds"]
+        checks[name] = w.ask("check_candidate", segment=0, candidate=path, seeds=[0, 1, 2], rtol=1e-3,
+                             atol=1e-3)["seeds"]
     assert all(s["mismatched"] == 0 and s["deterministic"] and not s["side_stream"] for s in checks["good"])
     assert all(s["unwritten"] == 8 * 64 for s in checks["half"])
     assert all(s["side_stream"] and s["mismatched"] == 0 for s in checks["stream"])
@@ -126,14 +127,14 @@ def main():
     with open(os.path.join(work, "recomposed.py"), "w", encoding="utf-8") as f:
         f.write(recomposed)
     model = w.ask("model_check", recomposed={"0": os.path.join(work, "recomposed.py")}, seeds=[0, 1, 2])
-    assert all(s["allclose_1e4"] for s in model["seeds"]), model
+    assert all(s["nonfinite_match"] and s["tol_vs_eager"] <= 1e-4 for s in model["seeds"]), model
     pair = w.ask("time_pair", recomposed={"0": os.path.join(work, "recomposed.py")}, samples=20, warmup=3)
     assert pair["instances"] == 3, pair  # three captures of each side, 7 samples each
     assert len(pair["baseline_ms"]) == len(pair["candidate_ms"]) == 21
     assert len(pair["baseline_instance_median_ms"]) == len(pair["candidate_instance_median_ms"]) == 3
     assert [len(r) for r in pair["baseline_instance_ms"]] == [7, 7, 7], pair
     wild = candidate(work, "wild", shift=-(1 << 30))
-    crash = w.ask("check_candidate", segment=0, candidate=wild, seeds=[0, 1, 2])
+    crash = w.ask("check_candidate", segment=0, candidate=wild, seeds=[0, 1, 2], rtol=1e-3, atol=1e-3)
     assert crash["worker_exiting"] and crash["seeds"][0]["error"]["kind"] == "cuda", crash
     assert w.proc.wait(timeout=60) == 3
     print("SMOKE OK", flush=True)

@@ -53,6 +53,17 @@ def test_segment_capture_needs_a_capture():
         Session().segment_capture({"graph": 0, "path": "x", "segments": [0]})
 
 
+def test_check_candidate_needs_the_engines_tolerance(tmp_path):
+    """G2 counts elements outside the tolerance the engine sends; the worker has none of its own."""
+    session, path = session_with_fake_capture(str(tmp_path))
+    session.segment_capture({"graph": 0, "path": path, "segments": [0]})
+    for missing in ("rtol", "atol"):
+        req = {"segment": 0, "candidate": "never_loaded.py", "rtol": 1e-3, "atol": 1e-3}
+        del req[missing]
+        with pytest.raises(WorkerError, match=f"lacks '{missing}'"):
+            session.check_candidate(req)
+
+
 # --- check_candidate (interpreter) ----------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -275,16 +286,18 @@ def test_model_check_redirects_graphs_and_measures(tmp_path, monkeypatch):
     good = session.model_check({"recomposed": {"0": str(files["good"])}, "seeds": [0, 1]})
     assert [s["seed"] for s in good["seeds"]] == [0, 1] and good["worker_exiting"] is False
     for s in good["seeds"]:
-        assert s["error"] is None and s["allclose_1e4"] and s["baseline_allclose_1e4"]
+        assert s["error"] is None and s["nonfinite_match"] and s["baseline_nonfinite_match"]
+        assert s["tol_vs_eager"] < 1e-6 and s["baseline_tol_vs_eager"] < 1e-6
         assert s["max_abs_vs_eager"] < 1e-6 and s["candidate_err_f64"] < 1e-6 and s["baseline_err_f64"] < 1e-6
     [wrong] = session.model_check({"recomposed": {"0": str(files["wrong"])}, "seeds": [0]})["seeds"]
-    assert not wrong["allclose_1e4"] and wrong["max_abs_vs_eager"] > 0.1 and wrong["candidate_err_f64"] > 0.1
+    assert wrong["tol_vs_eager"] > 0.1 and wrong["max_abs_vs_eager"] > 0.1 and wrong["candidate_err_f64"] > 0.1
     assert wrong["baseline_err_f64"] < 1e-6
     files["raises"] = tmp_path / "raises.py"
     files["raises"].write_text("def call(args):\n    raise RuntimeError('recomposed call failed')\n")
     [raised] = session.model_check({"recomposed": {"0": str(files["raises"])}, "seeds": [1]})["seeds"]
     assert raised["error"] == {"kind": "exception", "message": "RuntimeError: recomposed call failed"}
-    assert raised["allclose_1e4"] is False and raised["candidate_err_f64"] == float("inf")
+    assert raised["tol_vs_eager"] == float("inf") and raised["nonfinite_match"] is False
+    assert raised["candidate_err_f64"] == float("inf")
     # The baseline's own numbers are measured once a seed, not again for every candidate.
     assert graph.module.CALLS == [2] and raised["baseline_err_f64"] == good["seeds"][1]["baseline_err_f64"]
     assert FakeCompiledGraph.__call__ is not None and graph([inputs[0][0]])[0].shape == (16, 64)
@@ -311,7 +324,9 @@ def test_model_check_with_no_replacement_is_the_compiled_models_own_check(tmp_pa
         answer = session.model_check({"recomposed": {}, "seeds": [0, 1]})
         assert [s["seed"] for s in answer["seeds"]] == [0, 1] and answer["worker_exiting"] is False
         for s in answer["seeds"]:
-            assert s["error"] is None and s["baseline_allclose_1e4"] is close and s["allclose_1e4"] is close
+            assert s["error"] is None and s["baseline_nonfinite_match"] and s["nonfinite_match"]
+            assert (s["baseline_tol_vs_eager"] <= 1e-4) is close and (s["tol_vs_eager"] <= 1e-4) is close
+            assert s["tol_vs_eager"] == s["baseline_tol_vs_eager"]
             assert s["candidate_err_f64"] == s["baseline_err_f64"]
             assert (s["baseline_max_abs_vs_eager"] < 1e-6) is close
 
@@ -330,7 +345,7 @@ def test_model_check_without_a_float64_reference_says_why(tmp_path, monkeypatch)
     session, _, files, _ = fake_model_session(tmp_path, monkeypatch, "fake_baseline_nof64", wrong=WRONG)
     seeds = session.model_check({"recomposed": {"0": str(files["wrong"])}, "seeds": [0, 1]})["seeds"]
     for s in seeds:
-        assert s["error"] is None and not s["allclose_1e4"] and s["max_abs_vs_eager"] > 0.1
+        assert s["error"] is None and s["tol_vs_eager"] > 1e-4 and s["max_abs_vs_eager"] > 0.1
         assert s["candidate_err_f64"] is None and s["baseline_err_f64"] is None
         assert s["float64_error"] == "RuntimeError: Input and hidden tensors are not the same dtype"
     assert tries == [1]

@@ -1,7 +1,9 @@
-// The gates' verdicts on worker numbers: each status from the numbers that must produce it.
+// The gates' verdicts on worker numbers: each status from the numbers that must produce it. G3 and
+// G2's deferral to it are in model_gate_test.cpp.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "gate_numbers.hpp"
 #include "kernelopt/engine/outcome_class.hpp"
 #include "kernelopt/gate/gate.hpp"
 
@@ -9,34 +11,13 @@ namespace kernelopt::gate {
 namespace {
 
 using nlohmann::json;
-
-json good_seed(int seed) {
-  return {{"seed", seed},
-          {"max_abs_err", 1e-6},
-          {"max_rel_err", 1e-6},
-          {"mismatched", 0},
-          {"unwritten", 0},
-          {"nan_mismatch", 0},
-          {"inf_mismatch", 0},
-          {"out_of_bounds", 0},
-          {"inputs_mutated", json::array()},
-          {"replaced_outputs", json::array()},
-          {"side_stream", false},
-          {"deterministic", true}};
-}
-
-json seeds_with(int bad, const std::string& key, const json& value) {
-  json seeds = json::array();
-  for (int s = 0; s < 3; ++s) {
-    json seed = good_seed(s);
-    if (s == bad) seed[key] = value;
-    seeds.push_back(seed);
-  }
-  return {{"seeds", seeds}};
-}
+using testing_numbers::isolated;
+using testing_numbers::performance_verdict;
+using testing_numbers::seeds_with;
+using testing_numbers::static_verdict;
 
 TEST(Isolated, GoodSeedsPass) {
-  const Outcome o = judge_isolated(seeds_with(-1, "", nullptr), Thresholds{});
+  const Outcome o = isolated(seeds_with(-1, "", nullptr), Thresholds{});
   EXPECT_TRUE(o.ok()) << o.detail;
   EXPECT_EQ(o.gate, "G2 isolated");
 }
@@ -45,14 +26,14 @@ TEST(Isolated, ScratchInputsTheSegmentItselfOverwritesMayChange) {
   // buf2 is overwritten in place by the compiler's own segment and read by nothing after it; any
   // other changed input still fails, and is the only one named.
   const json changed = seeds_with(0, "inputs_mutated", json::array({"buf2", "arg1_1"}));
-  const Outcome strict = judge_isolated(changed, Thresholds{});
+  const Outcome strict = isolated(changed, Thresholds{});
   EXPECT_EQ(strict.status, Status::kMutatedInput);
-  const Outcome relaxed = judge_isolated(changed, Thresholds{}, {"buf2"});
+  const Outcome relaxed = isolated(changed, Thresholds{}, {"buf2"});
   EXPECT_EQ(relaxed.status, Status::kMutatedInput);
   EXPECT_NE(relaxed.detail.find("arg1_1"), std::string::npos) << relaxed.detail;
   EXPECT_EQ(relaxed.detail.find("buf2"), std::string::npos) << relaxed.detail;
-  const Outcome only_scratch = judge_isolated(
-      seeds_with(0, "inputs_mutated", json::array({"buf2"})), Thresholds{}, {"buf2"});
+  const Outcome only_scratch =
+      isolated(seeds_with(0, "inputs_mutated", json::array({"buf2"})), Thresholds{}, {"buf2"});
   EXPECT_TRUE(only_scratch.ok()) << only_scratch.detail;
 }
 
@@ -66,7 +47,7 @@ class IsolatedFailure : public testing::TestWithParam<Planted> {};
 
 TEST_P(IsolatedFailure, EachDefectHasItsStatus) {
   const Planted& p = GetParam();
-  const Outcome o = judge_isolated(seeds_with(1, p.key, p.value), Thresholds{});
+  const Outcome o = isolated(seeds_with(1, p.key, p.value), Thresholds{});
   EXPECT_EQ(to_string(o.status), to_string(p.status)) << o.detail;
   EXPECT_NE(o.detail.find("seed 1"), std::string::npos) << o.detail;
 }
@@ -91,13 +72,13 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(Isolated, MissingSeedsFail) {
   json n = seeds_with(-1, "", nullptr);
   n["seeds"].erase(2);
-  EXPECT_FALSE(judge_isolated(n, Thresholds{}).ok());
+  EXPECT_FALSE(isolated(n, Thresholds{}).ok());
 }
 
 TEST(Isolated, OutOfBoundsIsReportedBeforeTheWrongValuesItCauses) {
   json n = seeds_with(0, "out_of_bounds", 5);
   n["seeds"][0]["mismatched"] = 7;
-  EXPECT_EQ(judge_isolated(n, Thresholds{}).status, Status::kOutOfBounds);
+  EXPECT_EQ(isolated(n, Thresholds{}).status, Status::kOutOfBounds);
 }
 
 TEST(Static, Verdicts) {
@@ -107,178 +88,32 @@ TEST(Static, Verdicts) {
       {"kernels",
        json::array(
            {{{"name", "k"}, {"compiled", true}, {"shared_bytes", 1024}, {"registers", 40}}})}};
-  EXPECT_TRUE(judge_static(ok, t).ok());
-  EXPECT_EQ(judge_static({{"import_error", "SyntaxError: bad"}}, t).status, Status::kCompileFailed);
-  EXPECT_EQ(judge_static({{"has_run", false}}, t).status, Status::kInterfaceError);
-  EXPECT_EQ(judge_static({{"has_run", true}, {"kernels", json::array()}}, t).status,
+  EXPECT_TRUE(static_verdict(ok, t).ok());
+  EXPECT_EQ(static_verdict({{"import_error", "SyntaxError: bad"}}, t).status,
+            Status::kCompileFailed);
+  EXPECT_EQ(static_verdict({{"has_run", false}}, t).status, Status::kInterfaceError);
+  EXPECT_EQ(static_verdict({{"has_run", true}, {"kernels", json::array()}}, t).status,
             Status::kInterfaceError);
   json bad = ok;
   bad["kernels"][0]["compiled"] = false;
   bad["kernels"][0]["error"] = "type mismatch";
-  EXPECT_EQ(judge_static(bad, t).status, Status::kCompileFailed);
+  EXPECT_EQ(static_verdict(bad, t).status, Status::kCompileFailed);
   json big = ok;
   big["kernels"][0]["shared_bytes"] = 300000;
-  EXPECT_EQ(judge_static(big, t).status, Status::kResourceExceeded);
+  EXPECT_EQ(static_verdict(big, t).status, Status::kResourceExceeded);
   json regs = ok;
   regs["kernels"][0]["registers"] = 300;
-  EXPECT_EQ(judge_static(regs, t).status, Status::kResourceExceeded);
-}
-
-TEST(Model, EagerMatchFallbackAndMismatch) {
-  const Thresholds t;
-  json match = {{"seeds", json::array({{{"seed", 0}, {"allclose_1e4", true}}})}};
-  EXPECT_TRUE(judge_model(match, t).ok());
-  // Off from eager, but no worse against float64 than 10x the compiler: accepted.
-  json fallback = {{"seeds", json::array({{{"seed", 0},
-                                           {"allclose_1e4", false},
-                                           {"candidate_err_f64", 5e-4},
-                                           {"baseline_err_f64", 1e-4}}})}};
-  const Outcome f = judge_model(fallback, t);
-  EXPECT_TRUE(f.ok());
-  EXPECT_NE(f.detail.find("float64 fallback"), std::string::npos);
-  json wrong = fallback;
-  wrong["seeds"][0]["candidate_err_f64"] = 2e-3;
-  EXPECT_EQ(judge_model(wrong, t).status, Status::kModelMismatch);
-  json nan = fallback;
-  nan["seeds"][0]["candidate_err_f64"] = "nan";
-  EXPECT_EQ(judge_model(nan, t).status, Status::kModelMismatch);
-}
-
-// A model that does not run in float64 (the worker says why) has no fallback: a candidate off
-// from eager fails however small its numbers, and so does one whose float64 error is missing.
-TEST(Model, NoFloat64ReferenceMeansNoFallback) {
-  const Thresholds t;
-  json none = {{"seeds", json::array({{{"seed", 0},
-                                       {"allclose_1e4", false},
-                                       {"max_abs_vs_eager", 3e-4},
-                                       {"candidate_err_f64", nullptr},
-                                       {"baseline_err_f64", nullptr},
-                                       {"float64_error", "RuntimeError: dtypes differ"}}})}};
-  const Outcome o = judge_model(none, t);
-  EXPECT_EQ(o.status, Status::kModelMismatch);
-  EXPECT_NE(o.detail.find("no float64 reference"), std::string::npos);
-  EXPECT_NE(o.detail.find("dtypes differ"), std::string::npos);
-  // ... while a candidate that matches eager passes without one
-  none["seeds"][0]["allclose_1e4"] = true;
-  EXPECT_TRUE(judge_model(none, t).ok());
-  json missing = {
-      {"seeds", json::array({{{"seed", 0}, {"allclose_1e4", false}, {"baseline_err_f64", 1e-4}}})}};
-  EXPECT_EQ(judge_model(missing, t).status, Status::kModelMismatch);
-}
-
-TEST(Model, SeedErrorsAreFailuresNotFallbacks) {
-  json n = {{"seeds", json::array({{{"seed", 1},
-                                    {"error", {{"kind", "exception"}, {"message", "boom"}}}}})}};
-  EXPECT_EQ(judge_model(n, Thresholds{}).status, Status::kRaised);
-  n["seeds"][0]["error"]["kind"] = "cuda";
-  EXPECT_EQ(judge_model(n, Thresholds{}).status, Status::kCrashed);
-}
-
-// G2's deferral: L3/49's scan gives other float32 bits at other launch settings, and
-// exp() of its sums turns them into a few elements far outside 1e-3.
-json ill_conditioned_failure(long mismatched, long elements) {
-  json n = seeds_with(-1, "", nullptr);
-  for (auto& seed : n["seeds"]) {
-    seed["elements"] = elements;
-    seed["mismatched"] = mismatched;
-    seed["max_abs_err"] = 2.11e14;
-  }
-  return n;
-}
-
-json baseline_check(bool seed1_allclose) {
-  json seeds = json::array();
-  for (int s = 0; s < 3; ++s) {
-    seeds.push_back({{"seed", s},
-                     {"baseline_allclose_1e4", s == 1 ? seed1_allclose : true},
-                     {"baseline_max_abs_vs_eager", s == 1 && !seed1_allclose ? 3.5e10 : 1e-7}});
-  }
-  return {{"seeds", seeds}};
-}
-
-TEST(IsolatedDeferral, AFewElementsOfAnIllConditionedModelGoToTheFloat64Test) {
-  const json n = ill_conditioned_failure(1194, 50331648);
-  const Outcome failed = judge_isolated(n, Thresholds{});
-  ASSERT_EQ(failed.status, Status::kWrongResult);
-  const Outcome deferred = judge_isolated_deferral(failed, baseline_check(false), Thresholds{});
-  EXPECT_TRUE(deferred.ok()) << deferred.detail;
-  EXPECT_EQ(deferred.gate, "G2 isolated");
-  EXPECT_TRUE(deferred.numbers.value("deferred_to_float64", false));
-  EXPECT_NE(deferred.detail.find("deferred to G3's float64 test"), std::string::npos)
-      << deferred.detail;
-  EXPECT_NE(deferred.detail.find("seed 1"), std::string::npos) << deferred.detail;
-}
-
-TEST(IsolatedDeferral, AWellConditionedModelKeepsTheFailure) {
-  const Outcome failed = judge_isolated(ill_conditioned_failure(1194, 50331648), Thresholds{});
-  const Outcome kept = judge_isolated_deferral(failed, baseline_check(true), Thresholds{});
-  EXPECT_EQ(kept.status, Status::kWrongResult);
-  EXPECT_EQ(kept.detail, failed.detail);
-  // no check of the compiled model at all: nothing to defer on
-  EXPECT_EQ(judge_isolated_deferral(failed, json::object(), Thresholds{}).status,
-            Status::kWrongResult);
-  EXPECT_EQ(judge_isolated_deferral(failed, json(nullptr), Thresholds{}).status,
-            Status::kWrongResult);
-}
-
-TEST(IsolatedDeferral, TooManyElementsOutsideToleranceIsAWrongResult) {
-  // 0.1% of the elements is the most a deferral takes: a wrong index or a missed tail is more
-  const Outcome failed = judge_isolated(ill_conditioned_failure(60000, 50331648), Thresholds{});
-  EXPECT_EQ(judge_isolated_deferral(failed, baseline_check(false), Thresholds{}).status,
-            Status::kWrongResult);
-  const Outcome at_limit = judge_isolated(ill_conditioned_failure(50331, 50331648), Thresholds{});
-  EXPECT_TRUE(judge_isolated_deferral(at_limit, baseline_check(false), Thresholds{}).ok());
-  // a worker that does not say how many elements there were defers nothing
-  json unknown = ill_conditioned_failure(10, 1000000);
-  for (auto& seed : unknown["seeds"]) {
-    seed.erase("elements");
-  }
-  EXPECT_EQ(judge_isolated_deferral(judge_isolated(unknown, Thresholds{}), baseline_check(false),
-                                    Thresholds{})
-                .status,
-            Status::kWrongResult);
-}
-
-TEST(IsolatedDeferral, AnyOtherDefectOfAnySeedIsNeverDeferred) {
-  const std::vector<std::pair<std::string, json>> defects = {
-      {"unwritten", 3},
-      {"out_of_bounds", 1},
-      {"nan_mismatch", 2},
-      {"inf_mismatch", 1},
-      {"side_stream", true},
-      {"deterministic", false},
-      {"inputs_mutated", json::array({"x"})},
-      {"replaced_outputs", json::array({"y"})}};
-  for (const auto& [key, value] : defects) {
-    json n = ill_conditioned_failure(10, 1000000);
-    n["seeds"][2][key] = value;  // the tolerance failure is found first on seed 0
-    const Outcome failed = judge_isolated(n, Thresholds{});
-    ASSERT_EQ(failed.status, Status::kWrongResult) << key;
-    EXPECT_EQ(judge_isolated_deferral(failed, baseline_check(false), Thresholds{}).status,
-              Status::kWrongResult)
-        << key;
-  }
-  // other failures pass through untouched
-  const Outcome crashed{Status::kCrashed, "G2 isolated", "seed 0: illegal address", json::object()};
-  EXPECT_EQ(judge_isolated_deferral(crashed, baseline_check(false), Thresholds{}).status,
-            Status::kCrashed);
-  // a seed missing from the candidate's numbers defers nothing
-  json two = ill_conditioned_failure(10, 1000000);
-  two["seeds"].erase(2);
-  EXPECT_EQ(judge_isolated_deferral(Outcome{Status::kWrongResult, "G2 isolated", "", two},
-                                    baseline_check(false), Thresholds{})
-                .status,
-            Status::kWrongResult);
+  EXPECT_EQ(static_verdict(regs, t).status, Status::kResourceExceeded);
 }
 
 TEST(Isolated, LoadErrorIsACompileFailure) {
   const Outcome o =
-      judge_isolated({{"load_error", "SyntaxError: x"}, {"seeds", json::array()}}, Thresholds{});
+      isolated({{"load_error", "SyntaxError: x"}, {"seeds", json::array()}}, Thresholds{});
   EXPECT_EQ(o.status, Status::kCompileFailed);
   const Outcome object =
-      judge_isolated({{"load_error", {{"kind", "syntax"}, {"message", "SyntaxError: y"}}},
-                      {"seeds", json::array()}},
-                     Thresholds{});
+      isolated({{"load_error", {{"kind", "syntax"}, {"message", "SyntaxError: y"}}},
+                {"seeds", json::array()}},
+               Thresholds{});
   EXPECT_EQ(object.status, Status::kCompileFailed);
   EXPECT_NE(object.detail.find("SyntaxError: y"), std::string::npos);
 }
@@ -294,13 +129,13 @@ TEST(Performance, RatioAndRejection) {
     fast.push_back(0.8 + jitter);
     slow.push_back(1.1 + jitter);
   }
-  const Outcome faster = judge_performance({{"baseline_ms", base}, {"candidate_ms", fast}}, t);
+  const Outcome faster = performance_verdict({{"baseline_ms", base}, {"candidate_ms", fast}}, t);
   EXPECT_TRUE(faster.ok());
   EXPECT_NEAR(faster.numbers["ratio"].get<double>(), 1.02 / 0.82, 1e-9);
   EXPECT_GT(faster.numbers["ratio_low"].get<double>(), 1.0);
-  const Outcome slower = judge_performance({{"baseline_ms", base}, {"candidate_ms", slow}}, t);
+  const Outcome slower = performance_verdict({{"baseline_ms", base}, {"candidate_ms", slow}}, t);
   EXPECT_EQ(slower.status, Status::kSlower);
-  EXPECT_FALSE(judge_performance({{"baseline_ms", {1.0}}, {"candidate_ms", {1.0}}}, t).ok());
+  EXPECT_FALSE(performance_verdict({{"baseline_ms", {1.0}}, {"candidate_ms", {1.0}}}, t).ok());
 }
 
 TEST(Performance, CapturesThatDisagreeAreNotAGain) {
@@ -323,13 +158,14 @@ TEST(Performance, CapturesThatDisagreeAreNotAGain) {
     base_all.insert(base_all.end(), base[k].begin(), base[k].end());
     cand_all.insert(cand_all.end(), cand[k].begin(), cand[k].end());
   }
-  const Outcome one = judge_performance({{"baseline_ms", base_all}, {"candidate_ms", cand_all}}, t);
+  const Outcome one =
+      performance_verdict({{"baseline_ms", base_all}, {"candidate_ms", cand_all}}, t);
   EXPECT_GT(one.numbers["ratio_low"].get<double>(), 1.0);  // as if one capture: a sure gain
-  const Outcome grouped = judge_performance({{"baseline_ms", base_all},
-                                             {"candidate_ms", cand_all},
-                                             {"baseline_instance_ms", base},
-                                             {"candidate_instance_ms", cand}},
-                                            t);
+  const Outcome grouped = performance_verdict({{"baseline_ms", base_all},
+                                               {"candidate_ms", cand_all},
+                                               {"baseline_instance_ms", base},
+                                               {"candidate_instance_ms", cand}},
+                                              t);
   ASSERT_TRUE(grouped.ok()) << grouped.detail;  // not slower either
   EXPECT_DOUBLE_EQ(grouped.numbers["ratio"].get<double>(), one.numbers["ratio"].get<double>());
   EXPECT_LT(grouped.numbers["ratio_low"].get<double>(), 1.0);
@@ -346,11 +182,11 @@ TEST(Performance, CapturesThatDisagreeAreNotAGain) {
       s -= 0.05;  // all at 2.70 + jitter
     }
   }
-  const Outcome gain = judge_performance({{"baseline_ms", {2.8, 2.8, 2.8, 2.8, 2.8}},
-                                          {"candidate_ms", {2.7, 2.7, 2.7, 2.7, 2.7}},
-                                          {"baseline_instance_ms", base},
-                                          {"candidate_instance_ms", cand}},
-                                         t);
+  const Outcome gain = performance_verdict({{"baseline_ms", {2.8, 2.8, 2.8, 2.8, 2.8}},
+                                            {"candidate_ms", {2.7, 2.7, 2.7, 2.7, 2.7}},
+                                            {"baseline_instance_ms", base},
+                                            {"candidate_instance_ms", cand}},
+                                           t);
   ASSERT_TRUE(gain.ok()) << gain.detail;
   EXPECT_EQ(gain.numbers["speed_class"].get<std::string>(), "faster") << gain.detail;
   EXPECT_NEAR(gain.numbers["ratio_worst_capture"].get<double>(), 2.802 / 2.702, 1e-9);
@@ -373,11 +209,11 @@ TEST(Performance, PairedSamplesTakeOutADriftBothSidesShare) {
       cand_all.push_back(cand[k].back());
     }
   }
-  const Outcome paired = judge_performance({{"baseline_ms", base_all},
-                                            {"candidate_ms", cand_all},
-                                            {"baseline_instance_ms", base},
-                                            {"candidate_instance_ms", cand}},
-                                           t);
+  const Outcome paired = performance_verdict({{"baseline_ms", base_all},
+                                              {"candidate_ms", cand_all},
+                                              {"baseline_instance_ms", base},
+                                              {"candidate_instance_ms", cand}},
+                                             t);
   ASSERT_TRUE(paired.ok()) << paired.detail;
   EXPECT_EQ(paired.numbers["interval"].get<std::string>(), "paired");
   EXPECT_NE(paired.detail.find("3 + 3 captures, paired"), std::string::npos) << paired.detail;
@@ -387,11 +223,11 @@ TEST(Performance, PairedSamplesTakeOutADriftBothSidesShare) {
   // unpaired one, which the drift spans.
   cand[2].pop_back();
   cand_all.pop_back();
-  const Outcome unpaired = judge_performance({{"baseline_ms", base_all},
-                                              {"candidate_ms", cand_all},
-                                              {"baseline_instance_ms", base},
-                                              {"candidate_instance_ms", cand}},
-                                             t);
+  const Outcome unpaired = performance_verdict({{"baseline_ms", base_all},
+                                                {"candidate_ms", cand_all},
+                                                {"baseline_instance_ms", base},
+                                                {"candidate_instance_ms", cand}},
+                                               t);
   ASSERT_TRUE(unpaired.ok()) << unpaired.detail;
   EXPECT_EQ(unpaired.numbers["interval"].get<std::string>(), "grouped");
   EXPECT_LT(unpaired.numbers["ratio_low"].get<double>(), 1.0) << unpaired.detail;

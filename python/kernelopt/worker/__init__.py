@@ -3,4 +3,4 @@
 It never decides whether a candidate is good; the C++ engine does. Protocol: docs/protocol.md.
 """
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2

@@ -1,4 +1,5 @@
-"""Numbers that compare a candidate's output with the reference: errors and mismatch counts.
+"""Numbers that compare a candidate's output with the reference: errors, mismatch counts and the
+smallest tolerance at which outputs match (the engine holds them against its thresholds).
 
 KernelBench tensors reach several GB: comparisons run piece by piece (`CHUNK` elements at a time,
 in float64), so that their temporaries stay small, and a reference kept in host memory
@@ -50,13 +51,27 @@ def max_abs_err(a_list, b_list) -> float:
     return worst
 
 
-def allclose(a_list, b_list, tol: float) -> bool:
+def closeness(a_list, b_list) -> dict:
+    """How close paired tensors are, as numbers the engine holds against its tolerance:
+    `tol`, the smallest t at which torch.allclose(a, b, rtol=t, atol=t, equal_nan=True) holds for
+    every pair, that is the largest |a - b| / (1 + |b|) over positions finite in both; and
+    `nonfinite_match`, whether every other position holds NaN in both or the same infinity.
+    Lists of other lengths or tensors of other shapes match at no tolerance."""
     import torch
 
-    return len(a_list) == len(b_list) and all(
-        a.shape == b.shape and all(torch.allclose(pa, pb, rtol=tol, atol=tol, equal_nan=True)
-                                   for pa, pb in pieces(a, b))
-        for a, b in zip(a_list, b_list))
+    if len(a_list) != len(b_list) or any(a.shape != b.shape for a, b in zip(a_list, b_list)):
+        return {"tol": float("inf"), "nonfinite_match": False}
+    tol, match = 0.0, True
+    for a, b in zip(a_list, b_list):
+        for pa, pb in pieces(a.detach(), b.detach()):
+            x, y = pa.to(torch.float64), pb.to(torch.float64)
+            finite = torch.isfinite(x) & torch.isfinite(y)
+            if bool(finite.any()):
+                tol = max(tol, float(((x - y).abs() / (1 + y.abs()))[finite].max()))
+            xs, ys = x[~finite], y[~finite]
+            if match and xs.numel():
+                match = bool(((xs == ys) | (torch.isnan(xs) & torch.isnan(ys))).all())
+    return {"tol": tol, "nonfinite_match": match}
 
 
 def compare(out, ref, rtol: float, atol: float) -> dict:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import statistics
 
 from .capture import Capture, _output_code_class, float64_reference_or_none
-from .compare import allclose as _allclose
+from .compare import closeness as _closeness
 from .compare import max_abs_err as _max_abs_err
 from .compare import park
 from .errors import failure
@@ -60,6 +60,15 @@ def _forward(cap: Capture, inputs: list) -> list:
     return out
 
 
+def _against_eager(outputs, eager, prefix: str = "") -> dict:
+    """G3's numbers against eager: the smallest tolerance at which the outputs are allclose to
+    eager's and whether their NaN and infinities sit alike (the engine compares the tolerance with
+    its own), and the largest absolute error."""
+    close = _closeness(outputs, eager)
+    return {f"{prefix}tol_vs_eager": close["tol"], f"{prefix}nonfinite_match": close["nonfinite_match"],
+            f"{prefix}max_abs_vs_eager": _max_abs_err(outputs, eager)}
+
+
 def model_check_seed(problem, cap: Capture, modules: dict, seed) -> dict:
     """G3's numbers for one seed; `error` set (numbers left out) when the recomposed model raised."""
     inputs = cap.inputs_by_seed[seed]
@@ -76,10 +85,8 @@ def model_check_seed(problem, cap: Capture, modules: dict, seed) -> dict:
 
     if seed not in cap.baseline_check_by_seed:
         baseline = _forward(cap, inputs)
-        cap.baseline_check_by_seed[seed] = {
-            "baseline_err_f64": err_f64(baseline),
-            "baseline_max_abs_vs_eager": _max_abs_err(baseline, eager),
-            "baseline_allclose_1e4": _allclose(baseline, eager, 1e-4)}
+        cap.baseline_check_by_seed[seed] = {"baseline_err_f64": err_f64(baseline),
+                                             **_against_eager(baseline, eager, "baseline_")}
         del baseline
     base = dict(cap.baseline_check_by_seed[seed])
     if ref64 is None:
@@ -89,14 +96,10 @@ def model_check_seed(problem, cap: Capture, modules: dict, seed) -> dict:
             candidate = _forward(cap, inputs)
     except Exception as exc:  # the recomposed model's failure is data: its error is infinite
         inf = float("inf")
-        return {"seed": seed, "error": failure(exc), "allclose_1e4": False, "max_abs_vs_eager": inf,
-                "candidate_err_f64": inf, **base}
-    return {"seed": seed, "error": None,
-            "outputs": len(candidate),
-            "max_abs_vs_eager": _max_abs_err(candidate, eager),
-            "allclose_1e4": _allclose(candidate, eager, 1e-4),
-            "candidate_err_f64": err_f64(candidate),
-            **base}
+        return {"seed": seed, "error": failure(exc), "tol_vs_eager": inf, "nonfinite_match": False,
+                "max_abs_vs_eager": inf, "candidate_err_f64": inf, **base}
+    return {"seed": seed, "error": None, "outputs": len(candidate), **_against_eager(candidate, eager),
+            "candidate_err_f64": err_f64(candidate), **base}
 
 
 def _replayable(cap: Capture, modules: dict, seed):

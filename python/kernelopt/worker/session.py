@@ -180,6 +180,9 @@ class Session:
             raise WorkerError("kernelopt.request", f"segment {seg!r} was not captured: send `segment_capture`")
         seeds = [s for s in req.get("seeds", list(captured)) if s in captured]
         skipped = [s for s in req.get("seeds", []) if s not in captured]
+        # The engine's tolerance travels with the request: G2 needs the count of elements outside
+        # it (a small count may be deferred), which no single number per seed could give it.
+        rtol, atol = float(_required(req, "rtol")), float(_required(req, "atol"))
         try:
             module = self._load_candidate(_required(req, "candidate"))
         except Exception as exc:  # a candidate that does not import is data
@@ -187,8 +190,7 @@ class Session:
                     "worker_exiting": False}
         results = []
         for seed in seeds:
-            entry = check_seed(module, Segment(captured[seed]), float(req.get("rtol", 1e-3)),
-                               float(req.get("atol", 1e-3)), int(req.get("guard", 1024)))
+            entry = check_seed(module, Segment(captured[seed]), rtol, atol, int(req.get("guard", 1024)))
             results.append({"seed": seed, **entry})
             if self._note_fatal(entry.get("error"), entry.get("second_run_error")):
                 break

@@ -48,10 +48,10 @@ struct RunEnvironment {
 RunEnvironment probe(const worker::WorkerOptions& options) {
   worker::Worker worker(options);
   handshake(worker);
-  const nlohmann::json env = ask(worker, {{"op", "env"}}, kEnvDeadline, "the worker");
+  const worker::Environment env = *raising_client(worker, "the worker").env({}, kEnvDeadline);
   RunEnvironment out;
-  if (!env.value("cuda_available", false)) return out;
-  out.gpus = std::max(1, env.value("gpu_count", 1));
+  if (!env.cuda_available) return out;
+  out.gpus = std::max(1, env.gpu_count);
   out.bandwidth_gbps = copy_bandwidth_gbps(worker);
   return out;
 }

@@ -15,7 +15,6 @@
 
 #include "kernelopt/analysis/dispatch.hpp"
 #include "kernelopt/core/error.hpp"
-#include "kernelopt/engine/ask.hpp"
 #include "kernelopt/engine/bench_document.hpp"
 #include "kernelopt/engine/optimize.hpp"
 #include "kernelopt/engine/show.hpp"
@@ -93,11 +92,6 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-std::optional<std::int64_t> bytes(const nlohmann::json& env, const char* key) {
-  if (!env.contains(key) || !env.at(key).is_number()) return std::nullopt;
-  return env.at(key).get<std::int64_t>();
-}
-
 // The search (optimize) on the worker that measured the baseline. Errors become the result's
 // reason: the baseline was measured and stays.
 SearchResult search(const BenchProblem& problem,
@@ -136,15 +130,14 @@ nlohmann::json measure(const BenchProblem& problem,
                        Clock::time_point start,
                        ProblemCost& cost,
                        std::optional<SearchResult>& searched) {
-  const nlohmann::json hello = ask(worker, {{"op", "hello"}}, kEnvDeadline, problem.path);
-  const pid_t pid = hello.value("pid", 0);
+  worker::Client client = raising_client(worker, problem.path);
+  const auto pid = static_cast<pid_t>(client.hello(kEnvDeadline)->pid);
   // --timeout holds the baseline (worker start, load, compile, capture, timing); the search then
   // gets as much again, counted from its own start, so a long compile leaves its budget whole.
   Clock::time_point deadline = start + context.timeout;
   Watchdog watchdog(pid > 1 ? getpgid(pid) : 0, deadline);
   try {
-    cost.free_memory_bytes =
-        bytes(ask(worker, {{"op", "env"}}, kEnvDeadline, problem.path), "free_memory_bytes");
+    cost.free_memory_bytes = client.env({}, kEnvDeadline)->free_memory_bytes;
     ShowOptions options;
     options.problem = problem.path;
     options.run_dir =
@@ -155,8 +148,7 @@ nlohmann::json measure(const BenchProblem& problem,
     options.dispatch_aware = !context.flags.no_dispatch_aware;
     options.split_launches = context.flags.split_segments;
     nlohmann::json show = run_show(options, worker, {});
-    cost.peak_memory_bytes =
-        bytes(ask(worker, {{"op", "env"}}, kEnvDeadline, problem.path), "peak_memory_bytes");
+    cost.peak_memory_bytes = client.env({}, kEnvDeadline)->peak_memory_bytes;
     if (context.search) {
       if (show.value("class", "") == analysis::to_string(analysis::ProblemClass::kOptimizable)) {
         cost.baseline_seconds = seconds_since(start);
@@ -241,13 +233,8 @@ nlohmann::json check_problem_without_gpu(const BenchProblem& problem, const Benc
     worker::Worker worker(context.worker);
     try {
       handshake(worker);
-      ask(worker,
-          {{"op", "load"},
-           {"problem", fs::absolute(problem.path).string()},
-           {"label", problem.path},
-           {"device", "cpu"},
-           {"forward", false}},
-          context.timeout, problem.path);
+      raising_client(worker, problem.path)
+          .load({fs::absolute(problem.path).string(), problem.path, "cpu", false}, context.timeout);
     } catch (const Error& error) {
       failure = error;
     }

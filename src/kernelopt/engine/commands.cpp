@@ -30,9 +30,9 @@ std::string json_name(const nlohmann::json& doc) {
   return level + doc.value("problem", "problem") + ".json";
 }
 
-std::string shape_text(const nlohmann::json& t) {
-  if (!t.contains("shape")) return t.value("python", "?");
-  return fmt::format("{} {}", t.value("dtype", "?"), t["shape"].dump());
+std::string shape_text(const worker::TensorDescription& t) {
+  if (!t.is_tensor) return t.python;
+  return fmt::format("{} {}", t.dtype, nlohmann::json(t.shape).dump());
 }
 
 }  // namespace
@@ -218,24 +218,20 @@ int match_command(const MatchCommand& command) {
 int check_command(const CheckCommand& command) {
   worker::Worker worker(default_options());
   handshake(worker);
-  nlohmann::json request = {{"op", "load"},
-                            {"problem", fs::absolute(command.problem).string()},
-                            {"label", command.problem}};
-  if (!command.device.empty()) request["device"] = command.device;
-  const nlohmann::json loaded =
-      ask(worker, request, std::chrono::duration_cast<std::chrono::milliseconds>(command.timeout),
-          command.problem);
+  const worker::Loaded loaded =
+      *raising_client(worker, command.problem)
+           .load({fs::absolute(command.problem).string(), command.problem, command.device},
+                 std::chrono::duration_cast<std::chrono::milliseconds>(command.timeout));
   std::string inputs;
-  for (const auto& t : loaded["inputs"]) {
+  for (const auto& t : loaded.inputs) {
     inputs += (inputs.empty() ? "" : ", ") + shape_text(t);
   }
   std::string outputs;
-  for (const auto& t : loaded["outputs"]) {
+  for (const auto& t : loaded.outputs) {
     outputs += (outputs.empty() ? "" : ", ") + shape_text(t);
   }
   std::printf("%s: ok on %s | %lld parameters | inputs: %s | outputs: %s\n",
-              command.problem.c_str(), loaded.value("device", "?").c_str(),
-              static_cast<long long>(loaded.value("parameters", 0LL)), inputs.c_str(),
+              command.problem.c_str(), loaded.device.c_str(), loaded.parameters, inputs.c_str(),
               outputs.c_str());
   return 0;
 }

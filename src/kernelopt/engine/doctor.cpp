@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "kernelopt/core/error.hpp"
-#include "kernelopt/engine/ask.hpp"
+#include "kernelopt/engine/show.hpp"
 
 namespace kernelopt::engine {
 
@@ -51,12 +51,10 @@ std::string doctor_cache_path() {
 }
 
 nlohmann::json run_doctor(worker::Worker& worker) {
-  nlohmann::json findings =
-      ask(worker, {{"op", "env"}, {"bandwidth", true}, {"ncu", true}}, kEnvDeadline, "the worker");
-  findings.erase("id");
-  findings.erase("ok");
-  if (findings.value("cuda_available", false)) save_cache(findings);
-  return findings;
+  const worker::Environment env =
+      *raising_client(worker, "the worker").env({true, true}, kEnvDeadline);
+  if (env.cuda_available) save_cache(env.document);
+  return env.document;
 }
 
 std::string format_doctor(const nlohmann::json& f, bool& gpu_ready) {
@@ -94,9 +92,9 @@ std::string format_doctor(const nlohmann::json& f, bool& gpu_ready) {
   return out;
 }
 
-nlohmann::json require_gpu(worker::Worker& worker, const std::string& what) {
-  nlohmann::json env = ask(worker, {{"op", "env"}}, kEnvDeadline, "the worker");
-  if (!env.value("cuda_available", false)) {
+worker::Environment require_gpu(worker::Worker& worker, const std::string& what) {
+  worker::Environment env = *raising_client(worker, "the worker").env({}, kEnvDeadline);
+  if (!env.cuda_available) {
     throw Error("kernelopt.nogpu",
                 fmt::format("{} needs an NVIDIA GPU and none is visible here (see `kernelopt "
                             "doctor`)",
@@ -107,26 +105,23 @@ nlohmann::json require_gpu(worker::Worker& worker, const std::string& what) {
 }
 
 double copy_bandwidth_gbps(worker::Worker& worker) {
-  const nlohmann::json env = ask(worker, {{"op", "env"}}, kEnvDeadline, "the worker");
+  worker::Client client = raising_client(worker, "the worker");
+  const worker::Environment env = *client.env({}, kEnvDeadline);
   std::ifstream in(doctor_cache_path());
   if (in) {
     const nlohmann::json cached = nlohmann::json::parse(in, nullptr, false);
-    if (!cached.is_discarded() && cached.value("gpu", "") == env.value("gpu", "?") &&
-        cached.contains("bandwidth")) {
-      return cached.at("bandwidth").value("bandwidth_gbps", 0.0);
+    if (!cached.is_discarded()) {
+      const worker::Environment measured = worker::read_environment(cached);
+      if (measured.gpu == env.gpu && measured.bandwidth_gbps) return *measured.bandwidth_gbps;
     }
   }
-  nlohmann::json measured =
-      ask(worker, {{"op", "env"}, {"bandwidth", true}}, kEnvDeadline, "the worker");
-  measured.erase("id");
-  measured.erase("ok");
-  save_cache(measured);
-  return measured.at("bandwidth").value("bandwidth_gbps", 0.0);
+  const worker::Environment measured = *client.env({true, false}, kEnvDeadline);
+  save_cache(measured.document);
+  return measured.bandwidth_gbps.value_or(0.0);
 }
 
 double fp32_peak_gflops(const nlohmann::json& env) {
-  const auto it = env.find("fp32_gflops");
-  return it != env.end() && it->is_number() ? it->get<double>() : 0.0;
+  return worker::read_environment(env).fp32_gflops;
 }
 
 }  // namespace kernelopt::engine

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kernelopt/worker/replies.hpp"
 #include "kernelopt/worker/worker.hpp"
 
 namespace kernelopt::engine {
@@ -19,7 +20,7 @@ std::string format_doctor(const nlohmann::json& findings, bool& gpu_ready);
 
 // The worker's environment; throws Error(kernelopt.nogpu, exit 4) naming `what` when torch sees
 // no CUDA GPU.
-nlohmann::json require_gpu(worker::Worker& worker, const std::string& what);
+worker::Environment require_gpu(worker::Worker& worker, const std::string& what);
 
 // The copy bandwidth of this GPU in GB/s: from the doctor's cache when it was measured on the same
 // GPU, else measured now (and cached).

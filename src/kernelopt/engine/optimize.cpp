@@ -414,8 +414,12 @@ nlohmann::json run_optimize(const VerifyOptions& options,
                                    bench.graphs().map, profiles.launches);
   }
   std::optional<store::Cache> cache = open_cache(options, progress);
+  worker::Client client = raising_client(worker, options.problem);
   const nlohmann::json env =
-      cache ? ask(worker, {{"op", "env"}}, options.timeout, options.problem) : nlohmann::json();
+      cache
+          ? client.env({}, std::chrono::duration_cast<std::chrono::milliseconds>(options.timeout))
+                ->document
+          : nlohmann::json();
   search_segments(options, bench, cache, env, matches, profiles, spent, budget_s, s, progress);
   if (s.chosen.empty()) return nothing_chosen(options, bench, s);
   std::vector<gate::Candidate> candidates = s.chosen;

@@ -17,6 +17,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
+worker::Environment worker_env(worker::Worker& worker, const VerifyOptions& options) {
+  worker::Client client = raising_client(worker, options.problem);
+  return *client.env({}, std::chrono::duration_cast<std::chrono::milliseconds>(options.timeout));
+}
+
 // The profiler's times: each segment's time, floor and share, from the baseline's show document
 // when the caller has one, else measured now (every launch timed, the copy bandwidth measured);
 // `launches` gets the launches' own (name, time_ms, floor_ms, as the show document lists them).
@@ -44,8 +49,7 @@ std::map<int, search::SegmentProfile> timed_segments(worker::Worker& worker,
   }
   analysis::AnalysisOptions analysis_options = analysis_options_of(options);
   analysis_options.bandwidth_gbps = copy_bandwidth_gbps(worker);
-  analysis_options.fp32_gflops =
-      fp32_peak_gflops(ask(worker, {{"op", "env"}}, options.timeout, options.problem));
+  analysis_options.fp32_gflops = fp32_peak_gflops(worker_env(worker, options).document);
   const nlohmann::json map =
       analysis::to_json(analysis::build_dispatch_map(runs, analysis_options));
   for (const auto& seg : map.at("segments")) {
@@ -98,7 +102,7 @@ nlohmann::json worker_memory(worker::Worker& worker,
                              const VerifyOptions& options,
                              const Progress& say) {
   try {
-    return ask(worker, {{"op", "env"}}, options.timeout, options.problem);
+    return worker_env(worker, options).document;
   } catch (const std::exception& e) {  // unknown: the out-of-memory retry still stands
     if (say) say(fmt::format("the worker's memory is unknown: {}", e.what()));
     return nlohmann::json::object();

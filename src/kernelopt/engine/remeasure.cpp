@@ -37,33 +37,25 @@ nlohmann::json time_target(const RemeasureTarget& target,
   const fs::path problem = dir / manifest.at("problem").get<std::string>();
   handshake(worker);
   require_gpu(worker, "kernelopt remeasure");
-  ask(worker,
-      {{"op", "load"},
-       {"problem", fs::absolute(problem).string()},
-       {"label", target.problem},
-       {"device", "cuda"}},
-      command.timeout, target.problem);
+  worker::Client client = raising_client(worker, target.problem);
+  client.load({fs::absolute(problem).string(), target.problem, "cuda"}, command.timeout);
   const fs::path work = fs::path(command.run_dir) / "remeasure" / fs::path(target.problem).stem();
   fs::create_directories(work);
-  ask(worker,
-      {{"op", "capture"},
-       {"run_dir", fs::absolute(work).string()},
-       {"seeds", {0}},
-       {"references", false}},
-      command.timeout, target.problem);
-  nlohmann::json recomposed = nlohmann::json::object();
+  client.capture({fs::absolute(work).string(), {0}, false}, command.timeout);
+  worker::RecomposedGraphs recomposed;
   const auto& graphs = manifest.at("graphs");
   for (std::size_t i = 0; i < graphs.size(); ++i) {
-    recomposed[std::to_string(i)] = fs::absolute(dir / graphs[i].get<std::string>()).string();
+    recomposed[static_cast<int>(i)] = fs::absolute(dir / graphs[i].get<std::string>()).string();
   }
-  const nlohmann::json timed =
-      ask(worker, {{"op", "time_pair"}, {"recomposed", recomposed}, {"samples", command.samples}},
-          command.timeout, target.problem);
+  const worker::PairTiming timed =
+      *client.time_pair({recomposed, command.samples}, command.timeout);
   // Judged as G4 judges: the same samples check, ratio of medians and interval.
   const Outcome perf = gate::judge_performance(timed, gate::Thresholds{});
   if (perf.status == Status::kRaised) {
-    throw Error("kernelopt.worker", fmt::format("{}: {} ({})", target.problem, perf.detail,
-                                                timed.value("error", nlohmann::json()).dump()));
+    throw Error("kernelopt.worker",
+                fmt::format("{}: {} ({})", target.problem, perf.detail,
+                            timed.error ? timed.error->kind + ": " + timed.error->message
+                                        : std::string("the worker reported no error")));
   }
   const double high = perf.numbers.at("ratio_high").get<double>();
   return {{"problem", target.problem},
@@ -71,14 +63,12 @@ nlohmann::json time_target(const RemeasureTarget& target,
           {"ratio", perf.numbers.at("ratio")},
           {"ratio_low", perf.numbers.at("ratio_low")},
           {"ratio_high", high},
-          {"baseline_median_ms", timed.value("baseline_median_ms", 0.0)},
-          {"candidate_median_ms", timed.value("candidate_median_ms", 0.0)},
-          {"samples", perf.numbers.at("baseline_ms").size()},
-          {"instances", timed.value("instances", 1)},
-          {"baseline_instance_median_ms",
-           timed.value("baseline_instance_median_ms", nlohmann::json::array())},
-          {"candidate_instance_median_ms",
-           timed.value("candidate_instance_median_ms", nlohmann::json::array())},
+          {"baseline_median_ms", timed.baseline_median_ms},
+          {"candidate_median_ms", timed.candidate_median_ms},
+          {"samples", timed.baseline_ms.size()},
+          {"instances", timed.instances},
+          {"baseline_instance_median_ms", timed.baseline_instance_median_ms},
+          {"candidate_instance_median_ms", timed.candidate_instance_median_ms},
           {"slower", high < 1.0}};
 }
 

@@ -62,12 +62,12 @@ class RunDir {
   bool owned_ = false;
 };
 
-std::optional<analysis::TensorInfo> tensor_info(const nlohmann::json& arg) {
-  if (!arg.contains("shape")) return std::nullopt;
+std::optional<analysis::TensorInfo> tensor_info(const worker::TensorDescription& arg) {
+  if (!arg.is_tensor) return std::nullopt;
   analysis::TensorInfo info;
-  info.shape = arg.at("shape").get<std::vector<std::int64_t>>();
-  info.stride = arg.at("stride").get<std::vector<std::int64_t>>();
-  info.dtype = arg.at("dtype").get<std::string>();
+  info.shape = arg.shape;
+  info.stride = arg.stride;
+  info.dtype = arg.dtype;
   return info;
 }
 
@@ -93,22 +93,20 @@ nlohmann::json time_variant(worker::Worker& worker,
                             const std::string& mode,
                             const ShowOptions& options,
                             const std::string& subject) {
-  nlohmann::json request = {{"op", variant == "replay" ? "time_replay" : "time_model"},
-                            {"variant", variant},
-                            {"mode", mode},
-                            {"iters", options.iters}};
-  nlohmann::json response = ask(worker, request, options.timeout, subject);
-  response.erase("samples_ms");
-  response.erase("id");
-  response.erase("ok");
-  return response;
+  worker::Client client = raising_client(worker, subject);
+  nlohmann::json timed = variant == "replay"
+                             ? *client.time_replay(options.iters, options.timeout)
+                             : *client.time_model({variant, mode, options.iters}, options.timeout);
+  timed.erase("samples_ms");
+  return timed;
 }
 
-analysis::GraphRun time_graph(worker::Worker& worker,
-                              const nlohmann::json& graph,
-                              const ShowOptions& options,
-                              const std::string& subject) {
-  const fs::path path = graph.at("path").get<std::string>();
+namespace {
+
+analysis::GraphRun timed_graph(worker::Client& client,
+                               const worker::CapturedGraph& graph,
+                               const ShowOptions& options) {
+  const fs::path path = graph.path;
   const std::string text = read_file(path);
   analysis::GraphRun run = parse_graph(graph, text);
   const recompose::Instrumented timed = recompose::instrument_launches(text, run.code);
@@ -116,44 +114,61 @@ analysis::GraphRun time_graph(worker::Worker& worker,
   fs::path timed_path = path;
   timed_path.replace_extension(".timed.py");
   write_file(timed_path, timed.text);
-  const nlohmann::json response = ask(worker,
-                                      {{"op", "time_launches"},
-                                       {"graph", graph.at("index")},
-                                       {"path", timed_path.string()},
-                                       {"marks", timed.marks},
-                                       {"iters", options.iters}},
-                                      options.timeout, subject);
-  for (const auto& interval : response.at("intervals")) {
-    run.launch_ms.push_back(interval.at("median_ms").get<double>());
+  const worker::LaunchTimes times = *client.time_launches(
+      {graph.index, timed_path.string(), timed.marks, options.iters}, options.timeout);
+  for (const auto& interval : times.intervals) {
+    run.launch_ms.push_back(interval.median_ms);
   }
   return run;
 }
 
-analysis::GraphRun parse_graph(const nlohmann::json& graph, const std::string& text) {
+}  // namespace
+
+analysis::GraphRun time_graph(worker::Worker& worker,
+                              const nlohmann::json& graph,
+                              const ShowOptions& options,
+                              const std::string& subject) {
+  worker::Client client = raising_client(worker, subject);
+  return timed_graph(client, worker::read_captured_graph(graph), options);
+}
+
+analysis::GraphRun parse_graph(const worker::CapturedGraph& graph, const std::string& text) {
   analysis::GraphRun run;
   run.code = inductor::parse_output_code(text);
-  if (graph.contains("kernel_configs") && graph.at("kernel_configs").is_object()) {
+  if (graph.kernel_configs.is_object()) {
     for (auto& kernel : run.code.kernels) {
-      if (graph.at("kernel_configs").contains(kernel.name)) {
-        kernel.autotuned = graph.at("kernel_configs").at(kernel.name);
+      if (graph.kernel_configs.contains(kernel.name)) {
+        kernel.autotuned = graph.kernel_configs.at(kernel.name);
       }
     }
   }
-  run.calls = std::max(1, graph.value("calls", 1));
-  for (const auto& arg : graph.at("args")) {
+  run.calls = std::max(1, graph.calls);
+  for (const auto& arg : graph.args) {
     run.args.push_back(tensor_info(arg));
   }
   return run;
 }
 
+analysis::GraphRun parse_graph(const nlohmann::json& graph, const std::string& text) {
+  return parse_graph(worker::read_captured_graph(graph), text);
+}
+
 void handshake(worker::Worker& worker) {
-  const nlohmann::json hello = ask(worker, {{"op", "hello"}}, kShortDeadline, "the worker");
-  if (hello.value("protocol", -1) != worker::kProtocolVersion) {
+  const worker::Hello hello = *raising_client(worker, "the worker").hello(kShortDeadline);
+  if (hello.protocol != worker::kProtocolVersion) {
     throw Error("kernelopt.env",
-                fmt::format("the worker speaks protocol {}, this engine {}",
-                            hello.value("protocol", -1), worker::kProtocolVersion),
+                fmt::format("the worker speaks protocol {}, this engine {}", hello.protocol,
+                            worker::kProtocolVersion),
                 ExitCode::kEnvironment);
   }
+}
+
+worker::Client raising_client(worker::Worker& worker, const std::string& subject) {
+  return worker::Client([&worker, subject](const nlohmann::json& request, milliseconds deadline) {
+    worker::Reply reply;
+    reply.response = ask(worker, request, deadline, subject);
+    return reply;
+  });
 }
 
 nlohmann::json run_show(const ShowOptions& options,
@@ -167,32 +182,25 @@ nlohmann::json run_show(const ShowOptions& options,
     throw Error("kernelopt.problem", fmt::format("{}: no such file", subject), ExitCode::kProblem);
   }
   handshake(worker);
-  const nlohmann::json env = require_gpu(worker, "kernelopt show");
+  const worker::Environment env = require_gpu(worker, "kernelopt show");
   const double bandwidth =
       options.bandwidth_gbps > 0 ? options.bandwidth_gbps : copy_bandwidth_gbps(worker);
   RunDir run_dir(options.run_dir);
+  worker::Client client = raising_client(worker, subject);
   say(fmt::format("loading {}", subject));
-  const nlohmann::json loaded = ask(worker,
-                                    {{"op", "load"},
-                                     {"problem", fs::absolute(options.problem).string()},
-                                     {"label", options.problem},
-                                     {"device", "cuda"}},
-                                    options.timeout, subject);
+  const worker::Loaded loaded = *client.load(
+      {fs::absolute(options.problem).string(), options.problem, "cuda"}, options.timeout);
   say("compiling with torch.compile(mode=\"max-autotune-no-cudagraphs\")");
-  nlohmann::json seeds = nlohmann::json::array();
+  std::vector<int> seeds;
   for (int s = 0; s < options.seeds; ++s) {
     seeds.push_back(s);
   }
-  const nlohmann::json captured = ask(worker,
-                                      {{"op", "capture"},
-                                       {"run_dir", run_dir.path().string()},
-                                       {"seeds", seeds},
-                                       {"references", options.references}},
-                                      options.timeout, subject);
+  const worker::Captured captured =
+      *client.capture({run_dir.path().string(), seeds, options.references}, options.timeout);
   std::vector<analysis::GraphRun> graphs;
-  for (const auto& graph : captured.at("graphs")) {
-    say(fmt::format("timing the launches of graph {}", graph.at("index").get<int>()));
-    graphs.push_back(time_graph(worker, graph, options, subject));
+  for (const auto& graph : captured.graphs) {
+    say(fmt::format("timing the launches of graph {}", graph.index));
+    graphs.push_back(timed_graph(client, graph, options));
   }
   say("timing the whole model: eager, compiled, CUDA graphs");
   nlohmann::json times;
@@ -203,14 +211,14 @@ nlohmann::json run_show(const ShowOptions& options,
   times["cudagraphs"] = time_variant(worker, "cudagraphs", "synced", options, subject);
   analysis::AnalysisOptions analysis_options;
   analysis_options.bandwidth_gbps = bandwidth;
-  analysis_options.fp32_gflops = fp32_peak_gflops(env);
+  analysis_options.fp32_gflops = env.fp32_gflops;
   analysis_options.dispatch_aware = options.dispatch_aware;
   analysis_options.split_launches = options.split_launches;
   analysis_options.outside_ms = analysis::outside_graphs_ms(
       times["replay"].value("median_ms", 0.0), times["compiled_gpu"].value("median_ms", 0.0));
   const analysis::DispatchMap map = analysis::build_dispatch_map(graphs, analysis_options);
-  return assemble_show(options, env, loaded, captured, times, graphs, map, bandwidth,
-                       level_of(options.problem), utc_now());
+  return assemble_show(options, env.document, loaded.document, captured.document, times, graphs,
+                       map, bandwidth, level_of(options.problem), utc_now());
 }
 
 }  // namespace kernelopt::engine

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kernelopt/analysis/dispatch.hpp"
+#include "kernelopt/worker/client.hpp"
 #include "kernelopt/worker/worker.hpp"
 
 namespace kernelopt::engine {
@@ -49,8 +50,10 @@ nlohmann::json assemble_show(const ShowOptions& options,
                              std::optional<int> level,
                              const std::string& date);
 
-// A captured graph (an entry of capture's "graphs") parsed from its output code `text`, with its
-// arguments' tensor info and call count; no times yet.
+// A captured graph parsed from its output code `text`, with its arguments' tensor info, call count
+// and the autotuner's launch settings; no times yet. The second form takes an entry of capture's
+// "graphs" as the worker wrote it.
+analysis::GraphRun parse_graph(const worker::CapturedGraph& graph, const std::string& text);
 analysis::GraphRun parse_graph(const nlohmann::json& graph, const std::string& text);
 
 // Times one variant of the whole model (the worker's time_model; "replay": time_replay, the
@@ -71,5 +74,10 @@ analysis::GraphRun time_graph(worker::Worker& worker,
 
 // Checks the worker's protocol version (the `hello` handshake); throws on a mismatch.
 void handshake(worker::Worker& worker);
+
+// A client for the commands: its requests go through engine::ask, so that a timeout, a crash,
+// bad output or the worker's error answer throws kernelopt::Error naming `subject` (the problem
+// file, or "the worker"), and every Answer it returns is ok. `worker` must outlive it.
+worker::Client raising_client(worker::Worker& worker, const std::string& subject);
 
 }  // namespace kernelopt::engine

@@ -48,12 +48,12 @@ std::map<int, nlohmann::json> probe(worker::Worker& worker,
     for (const auto& face : list) {
       ids.push_back(face.segment);
     }
-    const nlohmann::json response = ask(
-        worker,
-        {{"op", "segment_capture"}, {"graph", graph}, {"path", path.string()}, {"segments", ids}},
-        options.timeout, options.problem);
-    for (const auto& s : response.at("segments")) {
-      tensors[s.at("id").get<int>()] = {{"inputs", s.at("inputs")}, {"outputs", s.at("outputs")}};
+    worker::Client client = raising_client(worker, options.problem);
+    const auto captured = *client.segment_capture(
+        {graph, path.string(), ids.get<std::vector<int>>()},
+        std::chrono::duration_cast<std::chrono::milliseconds>(options.timeout));
+    for (const auto& s : captured) {
+      tensors[s.id] = {{"inputs", s.inputs}, {"outputs", s.outputs}};
     }
   }
   return tensors;
@@ -197,18 +197,10 @@ void Workbench::prepare() {
   const fs::path work = fs::path(options_.run_dir) / "work";
   say(fmt::format("loading and compiling {} ({} seeds)", options_.problem,
                   options_.thresholds.seeds.size()));
-  ask(worker_,
-      {{"op", "load"},
-       {"problem", fs::absolute(options_.problem).string()},
-       {"label", options_.problem},
-       {"device", "cuda"}},
-      options_.timeout, options_.problem);
-  captured_ = ask(worker_,
-                  {{"op", "capture"},
-                   {"run_dir", work.string()},
-                   {"seeds", options_.thresholds.seeds},
-                   {"references", true}},
-                  options_.timeout, options_.problem);
+  worker::Client client = raising_client(worker_, options_.problem);
+  const auto deadline = std::chrono::duration_cast<std::chrono::milliseconds>(options_.timeout);
+  (void)*client.load({fs::absolute(options_.problem).string(), options_.problem, "cuda"}, deadline);
+  captured_ = client.capture({work.string(), options_.thresholds.seeds, true}, deadline)->document;
   Graphs fresh = parse_graphs(captured_, options_);
   if (prepared_ >= 0 && fresh.texts != graphs_.texts) {
     throw Error("kernelopt.capture",

@@ -6,7 +6,6 @@
 
 #include <chrono>
 #include <functional>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -14,6 +13,7 @@
 
 #include "kernelopt/core/outcome.hpp"
 #include "kernelopt/recompose/bindings.hpp"
+#include "kernelopt/worker/client.hpp"
 #include "kernelopt/worker/worker.hpp"
 
 namespace kernelopt::gate {
@@ -58,33 +58,38 @@ struct GateContext {
   // Called before every request: restores the worker's state (loaded problem, capture, segment
   // tensors) when an earlier candidate killed or hung it. May be empty.
   std::function<void()> ensure_ready;
-  // The compiled model's own check against eager (G3's numbers with no replacement), asked once,
-  // when a G2 failure could be a deferral (judge_isolated_deferral). Null until then.
+  // The compiled model's own check against eager (model_check's answer with no replacement), asked
+  // once, when a G2 failure could be a deferral (judge_isolated_deferral). Null until then; an
+  // empty object when asking failed.
   nlohmann::json baseline_model;
 };
 
 // The recomposed model of a set of candidates: graph index -> path of its patched module.
-using Recomposed = std::map<int, std::string>;
+using Recomposed = worker::RecomposedGraphs;
 
-Outcome judge_static(const nlohmann::json& numbers, const Thresholds& t);
+Outcome judge_static(const worker::StaticCheck& numbers, const Thresholds& t);
 // `scratch`: inputs the compiler's segment itself overwrites and nothing reads after it
 // (SegmentInterface::scratch); a candidate changing them is not a mutated input.
-Outcome judge_isolated(const nlohmann::json& numbers,
+Outcome judge_isolated(const worker::IsolatedCheck& numbers,
                        const Thresholds& t,
                        const std::vector<std::string>& scratch = {});
-// G2's one deferral (DESIGN section 3.5): `failed`, a G2 verdict of
+// G2's one deferral (DESIGN section 3.5): `failed`, judge_isolated's verdict on `numbers` of
 // elements outside tolerance, becomes a pass judged by G3's float64 test when every seed's only
 // failure is that tolerance (all written, in bounds, inputs kept, NaN/Inf in place,
 // deterministic), at most `deferral_fraction` of the elements miss it, and the compiled model
-// itself misses eager at 1e-4 on some seed (`baseline_model`: G3's numbers with no replacement):
-// the model is ill-conditioned in float32, and the compiler's kernels at other launch settings
-// would miss 1e-3 as well. Otherwise `failed` is returned unchanged.
+// itself misses eager at `model_tol` on some seed (`baseline_model`: G3's numbers with no
+// replacement): the model is ill-conditioned in float32, and the compiler's kernels at other
+// launch settings would miss 1e-3 as well. Otherwise `failed` is returned unchanged.
 Outcome judge_isolated_deferral(const Outcome& failed,
-                                const nlohmann::json& baseline_model,
+                                const worker::IsolatedCheck& numbers,
+                                const worker::ModelCheck& baseline_model,
                                 const Thresholds& t,
                                 const std::vector<std::string>& scratch = {});
-Outcome judge_model(const nlohmann::json& numbers, const Thresholds& t);
-Outcome judge_performance(const nlohmann::json& numbers, const Thresholds& t);
+// G3's test against eager: allclose(out, eager, rtol=tol, atol=tol, equal_nan=True), decided from
+// the smallest tolerance the worker measured and whether NaN and infinities sit alike.
+bool matches_eager(const worker::Closeness& closeness, double tol);
+Outcome judge_model(const worker::ModelCheck& numbers, const Thresholds& t);
+Outcome judge_performance(const worker::PairTiming& numbers, const Thresholds& t);
 
 // G1: imports, defines run(inputs, outputs), and every Triton kernel it launches compiles for the
 // target with shared memory and registers that fit. Needs no GPU.
@@ -94,17 +99,18 @@ Outcome check_static(GateContext& ctx, const Candidate& candidate);
 // the compiler's segment outputs; inputs unchanged; deterministic; no side stream.
 Outcome check_isolated(GateContext& ctx, const Candidate& candidate);
 
-// G3: the recomposed model against eager at 1e-4, else the float64 fallback.
+// G3: the recomposed model against eager at `model_tol`, else the float64 fallback.
 Outcome check_model(GateContext& ctx, const Recomposed& recomposed);
 
 // G4: the recomposed model against the baseline, interleaved CUDA-graph replays.
 Outcome check_performance(GateContext& ctx, const Recomposed& recomposed);
 
-// Asks the worker; a timeout or crash of the worker becomes an Outcome (kTimedOut / kCrashed),
-// never an exception, and the worker restarts on the next request. Sets `failed` then.
-nlohmann::json ask_gate(GateContext& ctx,
-                        const nlohmann::json& request,
-                        const std::string& gate,
-                        Outcome& failed);
+// The client the gates ask through: every request first calls ctx.ensure_ready.
+worker::Client gate_client(GateContext& ctx);
+
+// The verdict on a request that brought no numbers (`!answer.ok()`): a timeout (kTimedOut) or a
+// dead worker (kCrashed), which restarts on the next request, or the worker's error answer
+// (kCrashed after a CUDA error, else kRaised). Never an exception.
+Outcome refused(const GateContext& ctx, const worker::Answered& answer, const std::string& gate);
 
 }  // namespace kernelopt::gate

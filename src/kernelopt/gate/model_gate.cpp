@@ -1,5 +1,4 @@
-// G3 model: the recomposed model against eager at 1e-4; else the float64 fallback.
-#include <limits>
+// G3 model: the recomposed model against eager at `model_tol`; else the float64 fallback.
 #include <string>
 
 #include <fmt/format.h>
@@ -12,90 +11,63 @@ namespace {
 
 const char* const kGate = "G3 model";
 
-nlohmann::json as_request_map(const Recomposed& recomposed) {
-  nlohmann::json map = nlohmann::json::object();
-  for (const auto& [graph, path] : recomposed) {
-    map[std::to_string(graph)] = path;
-  }
-  return map;
-}
-
-double number(const nlohmann::json& j, const char* key) {
-  if (!j.contains(key)) return 0.0;
-  if (j[key].is_number()) return j[key].get<double>();
-  return std::numeric_limits<double>::infinity();  // "nan" / "inf" travel as strings
+Outcome mismatch(const worker::ModelCheck& n, std::string detail) {
+  return Outcome{Status::kModelMismatch, kGate, std::move(detail), n.document};
 }
 
 }  // namespace
 
-Outcome judge_model(const nlohmann::json& n, const Thresholds& t) {
-  const auto seeds = n.value("seeds", nlohmann::json::array());
-  if (seeds.empty()) return Outcome{Status::kRaised, kGate, "no seed was checked", n};
+bool matches_eager(const worker::Closeness& closeness, double tol) {
+  return closeness.nonfinite_match && closeness.tol <= tol;  // a NaN tolerance matches nothing
+}
+
+Outcome judge_model(const worker::ModelCheck& n, const Thresholds& t) {
+  if (n.seeds.empty()) return Outcome{Status::kRaised, kGate, "no seed was checked", n.document};
   int fallbacks = 0;
-  for (const auto& s : seeds) {
-    if (s.contains("error") && s["error"].is_object()) {
-      return Outcome{s["error"].value("kind", "") == "cuda" ? Status::kCrashed : Status::kRaised,
-                     kGate,
-                     fmt::format("seed {}: {}", s.value("seed", -1),
-                                 s["error"].value("message", "the recomposed model failed")),
-                     n};
-    }
-    if (s.value("allclose_1e4", false)) continue;
-    if (s.contains("float64_error") && !s["float64_error"].is_null()) {  // no fallback to take
+  for (const auto& s : n.seeds) {
+    if (s.error) {
       return Outcome{
-          Status::kModelMismatch, kGate,
-          fmt::format("seed {}: differs from eager by {:.3g}, and the model has no "
-                      "float64 reference for the fallback ({})",
-                      s.value("seed", -1), number(s, "max_abs_vs_eager"),
-                      s["float64_error"].is_string() ? s["float64_error"].get<std::string>()
-                                                     : std::string("unknown")),
-          n};
+          s.error->kind == "cuda" ? Status::kCrashed : Status::kRaised, kGate,
+          fmt::format("seed {}: {}", s.seed,
+                      s.error->message.empty() ? "the recomposed model failed" : s.error->message),
+          n.document};
+    }
+    if (s.candidate && matches_eager(*s.candidate, t.model_tol)) continue;
+    if (s.float64_error) {  // no fallback to take
+      return mismatch(n, fmt::format("seed {}: differs from eager by {:.3g}, and the model has no "
+                                     "float64 reference for the fallback ({})",
+                                     s.seed, s.max_abs_vs_eager, *s.float64_error));
     }
     // A candidate's error that is not there is not small: only a number can pass.
-    const double candidate = s.contains("candidate_err_f64")
-                                 ? number(s, "candidate_err_f64")
-                                 : std::numeric_limits<double>::infinity();
-    const double baseline = number(s, "baseline_err_f64");
-    if (candidate <= t.float64_factor * baseline) {
+    if (s.candidate_err_f64 <= t.float64_factor * s.baseline_err_f64) {
       ++fallbacks;
       continue;
     }
-    return Outcome{Status::kModelMismatch, kGate,
-                   fmt::format("seed {}: differs from eager by {:.3g}; against float64 {:.3g} vs "
-                               "the compiler's {:.3g} (more than {}x)",
-                               s.value("seed", -1), number(s, "max_abs_vs_eager"), candidate,
-                               baseline, t.float64_factor),
-                   n};
+    return mismatch(n, fmt::format("seed {}: differs from eager by {:.3g}; against float64 {:.3g} "
+                                   "vs the compiler's {:.3g} (more than {}x)",
+                                   s.seed, s.max_abs_vs_eager, s.candidate_err_f64,
+                                   s.baseline_err_f64, t.float64_factor));
   }
-  return Outcome{
-      Status::kOk, kGate,
-      fallbacks == 0
-          ? fmt::format("{} seeds match eager at {}", seeds.size(), t.model_tol)
-          : fmt::format("{} of {} seeds accepted by the float64 fallback", fallbacks, seeds.size()),
-      n};
+  return Outcome{Status::kOk, kGate,
+                 fallbacks == 0
+                     ? fmt::format("{} seeds match eager at {}", n.seeds.size(), t.model_tol)
+                     : fmt::format("{} of {} seeds accepted by the float64 fallback", fallbacks,
+                                   n.seeds.size()),
+                 n.document};
 }
 
 Outcome check_model(GateContext& ctx, const Recomposed& recomposed) {
-  Outcome failed;
-  const nlohmann::json numbers = ask_gate(ctx,
-                                          {{"op", "model_check"},
-                                           {"recomposed", as_request_map(recomposed)},
-                                           {"seeds", ctx.thresholds.seeds}},
-                                          kGate, failed);
-  if (!failed.ok()) return failed;
-  return judge_model(numbers, ctx.thresholds);
+  const auto answer =
+      gate_client(ctx).model_check({recomposed, ctx.thresholds.seeds}, ctx.deadline);
+  if (!answer.ok()) return refused(ctx, answer, kGate);
+  return judge_model(*answer, ctx.thresholds);
 }
 
 Outcome check_performance(GateContext& ctx, const Recomposed& recomposed) {
-  Outcome failed;
-  const nlohmann::json numbers = ask_gate(ctx,
-                                          {{"op", "time_pair"},
-                                           {"recomposed", as_request_map(recomposed)},
-                                           {"samples", ctx.thresholds.samples},
-                                           {"warmup", 5}},
-                                          "G4 performance", failed);
-  if (!failed.ok()) return failed;
-  return judge_performance(numbers, ctx.thresholds);
+  const auto answer =
+      gate_client(ctx).time_pair({recomposed, ctx.thresholds.samples, 5}, ctx.deadline);
+  if (!answer.ok()) return refused(ctx, answer, "G4 performance");
+  return judge_performance(*answer, ctx.thresholds);
 }
 
 }  // namespace kernelopt::gate

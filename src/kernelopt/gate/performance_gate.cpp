@@ -12,17 +12,16 @@
 
 namespace kernelopt::gate {
 
-Outcome judge_performance(const nlohmann::json& n, const Thresholds& t) {
-  const auto baseline = n.value("baseline_ms", std::vector<double>{});
-  const auto candidate = n.value("candidate_ms", std::vector<double>{});
+Outcome judge_performance(const worker::PairTiming& n, const Thresholds& t) {
+  const std::vector<double>& baseline = n.baseline_ms;
+  const std::vector<double>& candidate = n.candidate_ms;
   if (baseline.size() < 5 || candidate.size() < 5) {
-    return Outcome{Status::kRaised, "G4 performance", "too few timing samples", n};
+    return Outcome{Status::kRaised, "G4 performance", "too few timing samples", n.document};
   }
   // Samples per captured instance when the worker timed several captures of each side: the
   // interval then also covers how much the captures disagree (stats.hpp).
-  using Groups = std::vector<std::vector<double>>;
-  const auto base_groups = n.value("baseline_instance_ms", Groups{});
-  const auto cand_groups = n.value("candidate_instance_ms", Groups{});
+  const auto& base_groups = n.baseline_instance_ms;
+  const auto& cand_groups = n.candidate_instance_ms;
   const bool grouped = !base_groups.empty() && !cand_groups.empty();
   // The worker times instance k of each side in turns (b0, c0, b1, c1, ...), so sample j of
   // baseline instance k and of candidate instance k are neighbours in time: paired, a drift of
@@ -32,7 +31,7 @@ Outcome judge_performance(const nlohmann::json& n, const Thresholds& t) {
                                  : grouped
                                      ? bench::ratio_of_medians_grouped(base_groups, cand_groups)
                                      : bench::ratio_of_medians(baseline, candidate);
-  nlohmann::json numbers = n;
+  nlohmann::json numbers = n.document;
   numbers["interval"] = paired ? "paired" : grouped ? "grouped" : "plain";
   numbers["ratio"] = r.ratio;
   numbers["ratio_low"] = r.low;

@@ -15,58 +15,47 @@ Outcome verdict(Status status, std::string detail, const nlohmann::json& numbers
 
 }  // namespace
 
-Outcome judge_static(const nlohmann::json& n, const Thresholds& t) {
-  if (n.contains("import_error") && !n["import_error"].is_null()) {
-    return verdict(Status::kCompileFailed,
-                   "does not import: " + n["import_error"].get<std::string>(), n);
+Outcome judge_static(const worker::StaticCheck& n, const Thresholds& t) {
+  if (n.import_error) {
+    return verdict(Status::kCompileFailed, "does not import: " + *n.import_error, n.document);
   }
-  if (!n.value("has_run", false)) {
-    return verdict(Status::kInterfaceError, "defines no run(inputs, outputs)", n);
+  if (!n.has_run) {
+    return verdict(Status::kInterfaceError, "defines no run(inputs, outputs)", n.document);
   }
-  const auto kernels = n.value("kernels", nlohmann::json::array());
-  if (kernels.empty()) {
-    const std::string why =
-        n.contains("run_error") && n["run_error"].is_string()
-            ? "run() failed before any launch: " + n["run_error"].get<std::string>()
-            : "run() launches no Triton kernel";
-    return verdict(Status::kInterfaceError, why, n);
+  if (n.kernels.empty()) {
+    const std::string why = n.run_error ? "run() failed before any launch: " + *n.run_error
+                                        : "run() launches no Triton kernel";
+    return verdict(Status::kInterfaceError, why, n.document);
   }
-  for (const auto& k : kernels) {
-    const std::string name = k.value("name", "?");
-    if (!k.value("compiled", false)) {
+  for (const auto& k : n.kernels) {
+    if (!k.compiled) {
       return verdict(Status::kCompileFailed,
-                     fmt::format("{} does not compile for sm_{}: {}", name, t.arch,
-                                 k.value("error", "unknown error")),
-                     n);
+                     fmt::format("{} does not compile for sm_{}: {}", k.name, t.arch,
+                                 k.error.empty() ? "unknown error" : k.error),
+                     n.document);
     }
-    if (k.contains("shared_bytes") && k["shared_bytes"].is_number() &&
-        k["shared_bytes"].get<long>() > t.shared_limit) {
+    if (k.shared_bytes && *k.shared_bytes > t.shared_limit) {
       return verdict(Status::kResourceExceeded,
-                     fmt::format("{} needs {} bytes of shared memory, the limit is {}", name,
-                                 k["shared_bytes"].get<long>(), t.shared_limit),
-                     n);
+                     fmt::format("{} needs {} bytes of shared memory, the limit is {}", k.name,
+                                 *k.shared_bytes, t.shared_limit),
+                     n.document);
     }
-    if (k.contains("registers") && k["registers"].is_number() &&
-        k["registers"].get<int>() > t.register_limit) {
-      return verdict(
-          Status::kResourceExceeded,
-          fmt::format("{} needs {} registers per thread", name, k["registers"].get<int>()), n);
+    if (k.registers && *k.registers > t.register_limit) {
+      return verdict(Status::kResourceExceeded,
+                     fmt::format("{} needs {} registers per thread", k.name, *k.registers),
+                     n.document);
     }
   }
-  return verdict(Status::kOk, fmt::format("{} kernel(s) compile for sm_{}", kernels.size(), t.arch),
-                 n);
+  return verdict(Status::kOk,
+                 fmt::format("{} kernel(s) compile for sm_{}", n.kernels.size(), t.arch),
+                 n.document);
 }
 
 Outcome check_static(GateContext& ctx, const Candidate& candidate) {
-  Outcome failed;
-  const nlohmann::json numbers = ask_gate(ctx,
-                                          {{"op", "static_check"},
-                                           {"candidate", candidate.path},
-                                           {"interface", candidate.tensors},
-                                           {"arch", ctx.thresholds.arch}},
-                                          kGate, failed);
-  if (!failed.ok()) return failed;
-  return judge_static(numbers, ctx.thresholds);
+  const auto answer = gate_client(ctx).static_check(
+      {candidate.path, candidate.tensors, ctx.thresholds.arch}, ctx.deadline);
+  if (!answer.ok()) return refused(ctx, answer, kGate);
+  return judge_static(*answer, ctx.thresholds);
 }
 
 }  // namespace kernelopt::gate

@@ -13,7 +13,7 @@
 namespace kernelopt::worker {
 
 // The protocol version this engine speaks; the worker answers `hello` with its own.
-inline constexpr int kProtocolVersion = 1;
+inline constexpr int kProtocolVersion = 2;
 
 // How to start a worker process.
 struct WorkerOptions {
