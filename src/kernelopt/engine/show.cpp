@@ -7,6 +7,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <sstream>
 #include <unistd.h>
 
@@ -191,10 +192,8 @@ nlohmann::json run_show(const ShowOptions& options,
   const worker::Loaded loaded = *client.load(
       {fs::absolute(options.problem).string(), options.problem, "cuda"}, options.timeout);
   say("compiling with torch.compile(mode=\"max-autotune-no-cudagraphs\")");
-  std::vector<int> seeds;
-  for (int s = 0; s < options.seeds; ++s) {
-    seeds.push_back(s);
-  }
+  std::vector<int> seeds(static_cast<std::size_t>(std::max(options.seeds, 0)));
+  std::iota(seeds.begin(), seeds.end(), 0);
   const worker::Captured captured =
       *client.capture({run_dir.path().string(), seeds, options.references}, options.timeout);
   std::vector<analysis::GraphRun> graphs;

@@ -12,7 +12,7 @@ namespace {
 
 const char* const kGate = "G2 isolated";
 
-// The names as show and the store have always written them: a JSON array.
+// Root names as a verdict's detail lists them: a JSON array.
 std::string listed(const std::vector<std::string>& names) {
   return nlohmann::json(names).dump();
 }

@@ -1,6 +1,6 @@
 // The engine's typed side of the worker protocol (docs/protocol.md): one method per op, each
 // taking its arguments as C++ values and returning the answer read into a struct (replies.hpp).
-// The protocol's request fields are written here and nowhere else.
+// The protocol's request fields are written in client.cpp.
 //
 // A Client does not decide what a failed request means. Each method returns an Answer: the
 // transport's Reply (a timeout, a crash, bad output: the worker was killed and restarts on the

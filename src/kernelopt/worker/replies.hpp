@@ -1,9 +1,10 @@
 // What the worker answers, read into structs: one per op whose fields the engine reads, with the
 // whole answer kept as `document` where the engine passes it on (show's document, the gates'
-// stored numbers). The protocol's field names live here, in replies.cpp, gate_replies.cpp and
-// client.cpp, nowhere else. The readers are lenient as the engine always was: a missing field
-// takes the default below, and a number the worker could not write as JSON ("nan", "inf",
-// "-inf", or null) reads as +infinity where an error or a tolerance is meant.
+// stored numbers). The answers' fields the engine decides on are read here (replies.cpp,
+// gate_replies.cpp); the requests' fields are written in client.cpp. The readers are lenient as
+// the engine always was: a missing field takes the default below, and a number the worker could
+// not write as JSON ("nan", "inf", "-inf", or null) reads as +infinity where an error or a
+// tolerance is meant.
 #pragma once
 
 #include <cstdint>
