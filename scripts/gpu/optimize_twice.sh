@@ -3,7 +3,8 @@
 # records what it verified, the second finds it in the cache and only re-checks it with the gates.
 # Each run's printout, progress, optimize.json and time go to RUN_DIR/report/, packed into
 # OUT/optimize_twice.tgz after every run (so a call stopped at its limit returns what ran).
-# Usage: scripts/gpu/optimize_twice.sh BINARY OUT RUN_DIR PROBLEM.py...
+# Usage: [BUDGET=S] scripts/gpu/optimize_twice.sh BINARY OUT RUN_DIR PROBLEM.py...
+# (BUDGET: the search's --budget in seconds, default optimize's own.)
 set -u
 bin=$1 out=$2 run=$3
 shift 3
@@ -21,7 +22,7 @@ for p in "$@"; do
     o="$run/$pass/$name"
     mkdir -p "$o"
     start=$(date +%s%N)
-    "$bin" optimize "$p" -o "$o" --cache "$run/cache" --gate-timeout 120 --samples 30 \
+    "$bin" optimize "$p" -o "$o" --cache "$run/cache" --gate-timeout 120 --samples 30 ${BUDGET:+--budget "$BUDGET"} \
       --json "$rep/$name.$pass.json" > "$rep/$name.$pass.txt" 2> "$rep/$name.$pass.progress.txt"
     rc=$?
     ms=$(( ($(date +%s%N) - start) / 1000000 ))

@@ -221,7 +221,7 @@ void Workbench::prepare() {
 gate::Candidate Workbench::candidate(int segment, const std::string& path) const {
   gate::Candidate c;
   c.segment = segment;
-  c.path = fs::absolute(path).string();
+  c.path = path.empty() ? path : fs::absolute(path).string();
   c.face = faces_.at(segment);
   c.tensors = tensors_.count(segment) != 0 ? tensors_.at(segment) : nullptr;
   return c;

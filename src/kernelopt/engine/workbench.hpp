@@ -56,7 +56,8 @@ class Workbench {
 
   [[nodiscard]] const std::map<int, recompose::SegmentInterface>& faces() const { return faces_; }
 
-  // A candidate file for a probed segment, ready for the cascade.
+  // A candidate file for a probed segment, ready for the cascade (an empty path: the segment's
+  // interface and tensors alone).
   [[nodiscard]] gate::Candidate candidate(int segment, const std::string& path) const;
 
   gate::Cascade& cascade() { return *cascade_; }
