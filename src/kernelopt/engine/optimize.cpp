@@ -227,6 +227,7 @@ void search_segments(const VerifyOptions& options,
                      Search& s,
                      const Progress& progress) {
   std::vector<int> order;
+  order.reserve(matches.size());
   for (const auto& [id, offered] : matches) {
     order.push_back(id);
   }

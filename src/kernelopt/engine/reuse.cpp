@@ -43,6 +43,7 @@ store::TensorSpec spec_of(const nlohmann::json& info) {
 std::vector<store::TensorSpec> specs(const std::vector<std::string>& names,
                                      const nlohmann::json& probed) {
   std::vector<store::TensorSpec> out;
+  out.reserve(names.size());
   for (const auto& name : names) {
     out.push_back(probed.is_object() && probed.contains(name) ? spec_of(probed.at(name))
                                                               : store::TensorSpec{});
@@ -106,7 +107,7 @@ std::map<std::string, std::string> renamed(const std::vector<std::string>& now,
 std::string python_dict(const std::map<std::string, std::string>& names) {
   std::string text = "{";
   for (const auto& [from, to] : names) {
-    text += fmt::format("{}\"{}\": \"{}\"", text.size() > 1 ? ", " : "", from, to);
+    text += fmt::format(R"({}"{}": "{}")", text.size() > 1 ? ", " : "", from, to);
   }
   return text + "}";
 }

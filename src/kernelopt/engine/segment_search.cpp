@@ -174,6 +174,7 @@ SegmentResult search_segment(const SegmentTask& task,
   };
   hooks.spent = spent;
   std::vector<std::string> names;
+  names.reserve(strategies.size());
   for (const auto& st : strategies) {
     names.push_back(st.name);
   }

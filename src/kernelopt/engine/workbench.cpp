@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -157,11 +158,11 @@ std::vector<gate::Candidate> accepted_of(const gate::CascadeResult& result,
 
 Workbench::Workbench(const VerifyOptions& options,
                      worker::Worker& worker,
-                     const Progress& progress,
+                     Progress progress,
                      FacesOf faces_of)
     : options_(options),
       worker_(worker),
-      progress_(progress),
+      progress_(std::move(progress)),
       faces_of_(std::move(faces_of)),
       store_(open_store(options.run_dir)) {
   problem_id_ = store_.upsert_problem(fs::path(options.problem).stem().string(), options.problem);

@@ -45,7 +45,7 @@ class Workbench {
   // the problem running. Throws Error for a problem that does not load or compile.
   Workbench(const VerifyOptions& options,
             worker::Worker& worker,
-            const Progress& progress,
+            Progress progress,
             FacesOf faces_of);
 
   [[nodiscard]] const Graphs& graphs() const { return graphs_; }
