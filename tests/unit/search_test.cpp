@@ -513,9 +513,12 @@ BeamResult first_round_run(double share, double clock_start, std::vector<std::st
   return beam_search(0, {{"config", ""}, {"recipe:pool", ""}}, hooks, options, memory);
 }
 
-const std::vector<std::string> kSharedFirstRound = {"config:256/1",  "recipe:pool:256/1",
-                                                    "config:512/1",  "config:2048/2",
-                                                    "config:1024/2", "recipe:pool:1024/2"};
+// Round 1 stops at 30 s (past 27.5 s, both strategies tried); round 2 takes the beam's
+// neighbours (config:512's, then the two 256s') before the starts left over.
+std::vector<std::string> shared_first_round() {
+  return {"config:256/1",  "recipe:pool:256/1", "config:512/1",
+          "config:2048/2", "config:1024/2",     "recipe:pool:1024/2"};
+}
 
 TEST(Beam, TheFirstRoundLeavesItsOtherStartsPastItsShare) {
   const auto run = [](double share, std::vector<std::string>& order) {
@@ -525,7 +528,7 @@ TEST(Beam, TheFirstRoundLeavesItsOtherStartsPastItsShare) {
   const BeamResult r = run(0.5, shared);
   // Round 1 stops at 30 s (past 27.5 s, both strategies tried); round 2 takes the beam's
   // neighbours (config:512's, then the two 256s') before the starts left over.
-  EXPECT_EQ(shared, kSharedFirstRound);
+  EXPECT_EQ(shared, shared_first_round());
   ASSERT_TRUE(r.best.has_value());
   EXPECT_EQ(r.best->proposal.settings.at("block"), 2048);
   std::vector<std::string> whole;
@@ -542,7 +545,7 @@ TEST(Beam, TheFirstRoundLeavesItsOtherStartsPastItsShare) {
 TEST(Beam, TheFirstRoundShareCountsFromTheSegmentsStart) {
   std::vector<std::string> late;
   const BeamResult r = first_round_run(0.5, 200, late);
-  EXPECT_EQ(late, kSharedFirstRound);
+  EXPECT_EQ(late, shared_first_round());
   ASSERT_TRUE(r.best.has_value());
   EXPECT_EQ(r.best->proposal.settings.at("block"), 2048);
   EXPECT_NE(r.stopped.find("budget spent (60 s of 55 s)"), std::string::npos) << r.stopped;
