@@ -124,7 +124,7 @@ std::optional<store::VerifiedSegment> verified_of(const Measured& m, const std::
   if (!m.attempt.ratio) return std::nullopt;
   store::VerifiedSegment v;
   v.fingerprint = fp;
-  v.proposer = propose::proposer_of(m.match);
+  v.proposer = m.candidate.origin.proposer;
   v.strategy = m.proposal.strategy;
   v.settings = m.proposal.settings;
   v.ratio = *m.attempt.ratio;
@@ -146,7 +146,9 @@ std::vector<MeasureCallback> measure_callbacks(Search& s,
         s.tried.push_back(std::move(entry));
       },
       [&proposers](const Measured& m) {
-        proposers.at(m.match.recipe).observe(m.match, m.proposal.settings, m.attempt);
+        if (propose::Proposer* p = proposers.find(m.match.recipe)) {
+          p->observe(m.match, m.proposal.settings, m.attempt);
+        }
       },
       [&s](const Measured& m) {
         const auto fp = s.fingerprints.find(m.candidate.segment);

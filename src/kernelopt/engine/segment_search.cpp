@@ -12,10 +12,15 @@ namespace kernelopt::engine {
 
 ProposerSet::ProposerSet() : all_(propose::make_proposers()) {}
 
-propose::Proposer& ProposerSet::at(const std::string& name) {
+propose::Proposer* ProposerSet::find(const std::string& name) {
   for (auto& p : all_) {
-    if (p->name() == name) return *p;
+    if (p->name() == name) return p.get();
   }
+  return nullptr;
+}
+
+propose::Proposer& ProposerSet::at(const std::string& name) {
+  if (propose::Proposer* p = find(name)) return *p;
   throw Error("kernelopt.proposer", fmt::format("no proposer is named '{}'", name));
 }
 

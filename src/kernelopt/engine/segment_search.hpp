@@ -43,6 +43,8 @@ class ProposerSet {
  public:
   ProposerSet();
   propose::Proposer& at(const std::string& name);
+  // The proposer named `name`, or nullptr (a cached candidate's proposer this build lacks).
+  propose::Proposer* find(const std::string& name);
 
  private:
   std::vector<std::unique_ptr<propose::Proposer>> all_;
