@@ -114,3 +114,12 @@ def cross_entropy(x, target, out, reduction="mean", ignore_index=-100, rows=2, n
                                  BLOCK=block, IGNORE=ignore_index, num_warps=num_warps)
     _combine[(1,)](parts, counts, out, parts.numel(), MEAN=reduction == "mean", BLOCK=1024, num_warps=8)
     return out
+
+
+def launch(inputs, outputs, params, settings):
+    """A candidate's call: the floating input is the logits, the integer one the targets."""
+    x = next(t for t in inputs.values() if t.is_floating_point())
+    target = next(t for t in inputs.values() if not t.is_floating_point())
+    (out,) = outputs.values()
+    cross_entropy(x, target, out, params["reduction"], params["ignore_index"],
+                  settings.get("rows", 2), settings.get("num_warps", 8))

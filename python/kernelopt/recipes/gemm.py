@@ -11,6 +11,8 @@ operand tiles in L2. Accumulates in float32. float32 operands multiply in full f
 float16 and bfloat16 operands use the tensor cores.
 """
 
+import ast
+
 import torch
 import triton
 import triton.language as tl
@@ -103,3 +105,30 @@ def gemm(a, b, out, bias=None, alpha=1, beta=1, block_m=64, block_n=64, block_k=
                 BLOCK_N=block_n, BLOCK_K=block_k, GROUP_M=group_m, num_warps=num_warps,
                 num_stages=num_stages)
     return out
+
+
+def _operand(inputs, operand):
+    """An operand as the match describes it: an input by name, Inductor's reinterpretation of it
+    (size, stride and offset, as literals) and a reshape."""
+    t = inputs[operand["name"]]
+    if operand.get("view") is not None:
+        v = operand["view"]
+        t = view(t, ast.literal_eval(v["size"]), ast.literal_eval(v["stride"]), v["offset"])
+    if "reshape" in operand:
+        t = t.reshape(ast.literal_eval(operand["reshape"]))
+    return t
+
+
+def launch(inputs, outputs, params, settings):
+    """A candidate's call (params: the operands, bias first when there are three, the output by
+    name and its view, alpha and beta as literals; settings: the tiles, warps and stages)."""
+    operands = [_operand(inputs, o) for o in params["operands"]]
+    bias = operands.pop(0) if len(operands) == 3 else None
+    out = outputs[params["out"]]
+    if "out_shape" in params:
+        out = out.view(ast.literal_eval(params["out_shape"]))
+    gemm(operands[0], operands[1], out, bias, ast.literal_eval(params["alpha"]),
+         ast.literal_eval(params["beta"]), block_m=settings.get("block_m", 64),
+         block_n=settings.get("block_n", 64), block_k=settings.get("block_k", 32),
+         group_m=settings.get("group_m", 8), num_warps=settings.get("num_warps", 4),
+         num_stages=settings.get("num_stages", 3))

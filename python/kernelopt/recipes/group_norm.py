@@ -168,3 +168,19 @@ def _launch(x, weight, bias, out, n_rows, row_len, hw, cpg, groups, affine_shape
     rows.launch_split(_group_norm, head, partials, (n_rows, row_len, hw, cpg, groups, chunk, float(eps)),
                       consts, n_rows, split, num_warps, programs_per_sm, x.device)
     return out
+
+
+def launch(inputs, outputs, params, settings):
+    """A candidate's call (params: x, weight and bias by name, the kind, groups or trailing dims,
+    eps as text; settings: block, warps, programs per SM, split, direction)."""
+    def tensor(name):
+        return None if name is None else inputs[name]
+
+    (out,) = outputs.values()
+    layer = params.get("kind", "group") == "layer"
+    function = layer_norm if layer else group_norm
+    function(tensor(params["x"]), tensor(params["weight"]), tensor(params["bias"]), out,
+             params["dims" if layer else "groups"], float(params["eps"]),
+             settings.get("block", 4096), settings.get("num_warps", 8),
+             settings.get("programs_per_sm", 4), settings.get("split", 0),
+             settings.get("reverse", 1))

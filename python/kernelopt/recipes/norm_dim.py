@@ -138,3 +138,21 @@ def reference(x, dim, p=2, mean=False, eps=0.0, clamp=0.0, weight=None):
         shape[dim] = -1
         out = out * weight.double().reshape(shape)
     return out
+
+
+def launch(inputs, outputs, params, settings):
+    """A candidate's call (params: x and weight by name, dim, the divisor's forms, whether dim is
+    the last; settings: the tiles of the column or the row walk)."""
+    x = inputs[params["x"]]
+    weight = None if params["weight"] is None else inputs[params["weight"]]
+    (out,) = outputs.values()
+    if params.get("last", False):
+        tiles = {"block": settings.get("block", 2048), "num_warps": settings.get("num_warps", 8),
+                 "programs_per_sm": settings.get("programs_per_sm", 1),
+                 "reverse": settings.get("reverse", 1) != 0, "split": settings.get("split", 1)}
+    else:
+        tiles = {"rows_per_step": settings.get("rows_per_step", 8),
+                 "cols_per_program": settings.get("cols_per_program", 128),
+                 "num_warps": settings.get("num_warps", 4)}
+    norm_dim(x, out, params["dim"], p=params["p"], mean=params["mean"], eps=params["eps"],
+             clamp=params["clamp"], weight=weight, **tiles)

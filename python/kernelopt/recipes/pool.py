@@ -248,3 +248,21 @@ def _launch(x, out, kernel, stride, padding, dilation, rows, block, num_warps, c
                     SD=s[0], SH=s[1], SW=s[2], PD=p[0], PH=p[1], PW=p[2], DD=dl[0], DH=dl[1], DW=dl[2],
                     KD=k[0], KH=k[1], KW=k[2], ROWS=rows, BLOCK=block, num_warps=num_warps, **avg)
     return out
+
+
+def launch(inputs, outputs, params, settings):
+    """A candidate's call (params: x by name, the dim a 1-D pool unsqueezes, op and the pool's
+    arguments; settings: rows, block, warps, and the sliding walk for max)."""
+    x = inputs[params["x"]]
+    if params.get("unsqueeze") is not None:
+        x = x.unsqueeze(params["unsqueeze"])
+    (out,) = outputs.values()
+    tiles = {"rows": settings.get("rows", 4), "block": settings.get("block", 256),
+             "num_warps": settings.get("num_warps", 4)}
+    if params["op"] == "avg":
+        avg_pool(x, out, params["kernel"], params["stride"], params["padding"], params["ceil_mode"],
+                 params["count_include_pad"], params["divisor_override"], **tiles)
+        return
+    sliding = {"sliding": 1} if settings.get("sliding", 0) != 0 else {}
+    max_pool(x, out, params["kernel"], params["stride"], params["padding"], params["dilation"],
+             ceil_mode=params["ceil_mode"], **tiles, **sliding)

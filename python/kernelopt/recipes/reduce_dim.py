@@ -137,3 +137,11 @@ def reference(x, dim, op):
     if op in ("max", "min"):
         return getattr(torch, op)(x, dim=dim)[0]
     return getattr(torch, op)(x, dim=dim)
+
+
+def launch(inputs, outputs, params, settings):
+    """A candidate's call (params: the match's dim and op; settings: the launch's tiles)."""
+    (x,) = inputs.values()
+    (out,) = outputs.values()
+    reduce_dim(x, out, params["dim"], params["op"], settings.get("rows_per_step", 8),
+               settings.get("cols_per_program", 256), settings.get("num_warps", 4))

@@ -479,3 +479,14 @@ def row_two_pass(x, out, op, block=2048, num_warps=8, programs_per_sm=1, reverse
                            BLOCK=block, REVERSE=bool(reverse), ALIGNED=aligned, num_warps=num_warps,
                            **norm.consts)
     return out
+
+
+def launch(inputs, outputs, params, settings):
+    """A candidate's call (params: the match's op; settings: block, warps, programs per SM, the
+    walk's direction and the programs per row)."""
+    (x,) = inputs.values()
+    (out,) = outputs.values()
+    n = x.shape[-1]
+    row_two_pass(x.view(-1, n), out.view(-1, n), params["op"], settings.get("block", 2048),
+                 settings.get("num_warps", 8), settings.get("programs_per_sm", 1),
+                 settings.get("reverse", 1), split=settings.get("split", 1))

@@ -111,3 +111,19 @@ def cumsum_rows(x, out, mask=None, reverse=False, rows=1, block=1024, num_warps=
         MINUS=bool(minus), SCALED=scale is not None,
         num_warps=num_warps)
     return out
+
+
+def launch(inputs, outputs, params, settings):
+    """A candidate's call (params: the scanned input and mask by name, direction, op and the
+    epilogue's forms; settings: rows, block, warps)."""
+    x = inputs[params["x"]]
+    mask = None if params.get("mask") is None else inputs[params["mask"]]
+    (out,) = outputs.values()
+    n = x.shape[-1]
+    prepend = params.get("prepend", False)
+    shift = {"prepend": True} if prepend else {"exclusive": True} if params.get("exclusive") else {}
+    scale = {"scale": params["scale"]} if "scale" in params else {}
+    cumsum_rows(x.view(-1, n), out.view(-1, n + 1 if prepend else n),
+                None if mask is None else mask.view(-1, n), params["reverse"],
+                settings.get("rows", 1), settings.get("block", 1024), settings.get("num_warps", 4),
+                params.get("op", "sum"), minus=params.get("minus", False), **scale, **shift)

@@ -102,11 +102,9 @@ std::optional<Match> match_cross_entropy(const inductor::OutputCode& code,
 
 namespace {
 
-class CrossEntropy final : public Proposer {
+class CrossEntropy final : public Recipe {
  public:
   std::string_view name() const override { return "cross_entropy"; }
-
-  std::string_view family() const override { return "recipe"; }
 
   std::optional<Match> match(const SegmentView& view) const override {
     return match_cross_entropy(view.code, view.map, view.segment);
@@ -121,21 +119,6 @@ class CrossEntropy final : public Proposer {
 
   KnobSpace knobs(const Match& /*match*/, const nlohmann::json& /*settings*/) const override {
     return {{{"rows", 1, 8}, {"num_warps", 1, 32}}, {}, 16384};
-  }
-
-  std::string source(const Match& match,
-                     int segment,
-                     const nlohmann::json& settings) const override {
-    return prelude(match, segment, "cross_entropy") +
-           fmt::format(
-               "    x = next(t for t in inputs.values() if t.is_floating_point())\n"
-               "    target = next(t for t in inputs.values() if not t.is_floating_point())\n"
-               "    (out,) = outputs.values()\n"
-               "    cross_entropy(x, target, out, \"{reduction}\", {ignore}, {rows}, {warps})\n",
-               fmt::arg("reduction", match.params.at("reduction").get<std::string>()),
-               fmt::arg("ignore", match.params.at("ignore_index").get<long>()),
-               fmt::arg("rows", settings.value("rows", 2)),
-               fmt::arg("warps", settings.value("num_warps", 8)));
   }
 };
 

@@ -206,15 +206,44 @@ std::vector<nlohmann::json> narrow_column_tiles(std::int64_t columns) {
   return settings;
 }
 
-// A candidate file's opening, up to the body of run(): the docstring, the recipe's import (the
-// module is python/kernelopt/recipes/<recipe>.py), the signature.
-std::string prelude(const Match& match, int segment, const std::string& function) {
+std::string python_literal(const nlohmann::json& value) {
+  if (value.is_null()) return "None";
+  if (value.is_boolean()) return value.get<bool>() ? "True" : "False";
+  if (value.is_array()) {
+    std::vector<std::string> items;
+    for (const auto& item : value)
+      items.push_back(python_literal(item));
+    return fmt::format("[{}]", fmt::join(items, ", "));
+  }
+  if (value.is_object()) {
+    std::vector<std::string> items;
+    for (const auto& [key, item] : value.items()) {
+      items.push_back(fmt::format("{}: {}", nlohmann::json(key).dump(), python_literal(item)));
+    }
+    return fmt::format("{{{}}}", fmt::join(items, ", "));
+  }
+  if (value.is_number_float() && !std::isfinite(value.get<double>())) {
+    const double number = value.get<double>();
+    return std::isnan(number) ? "float(\"nan\")"
+           : number > 0       ? "float(\"inf\")"
+                              : "float(\"-inf\")";
+  }
+  return value.dump();  // numbers, and strings (JSON's escapes are Python's)
+}
+
+std::string Recipe::source(const Match& match, int segment, const nlohmann::json& settings) const {
   return fmt::format(
-      "\"\"\"Segment {}: {}.\n\nWritten by kernelopt from the {} recipe "
-      "(python/kernelopt/recipes/{}.py).\n\"\"\"\n\n"
-      "from kernelopt.recipes.{} import {}\n\n\n"
-      "def run(inputs, outputs):\n",
-      segment, match.why, match.recipe, match.recipe, match.recipe, function);
+      "\"\"\"Segment {segment}: {why}.\n\nWritten by kernelopt from the {recipe} recipe "
+      "(python/kernelopt/recipes/{recipe}.py), whose launch() turns the match's parameters and "
+      "the launch settings into its call.\n\"\"\"\n\n"
+      "from kernelopt.recipes import {recipe}\n\n"
+      "PARAMS = {params}\n"
+      "SETTINGS = {settings}\n\n\n"
+      "def run(inputs, outputs):\n"
+      "    {recipe}.launch(inputs, outputs, PARAMS, SETTINGS)\n",
+      fmt::arg("segment", segment), fmt::arg("why", match.why), fmt::arg("recipe", match.recipe),
+      fmt::arg("params", python_literal(match.params)),
+      fmt::arg("settings", python_literal(settings)));
 }
 
 }  // namespace kernelopt::propose

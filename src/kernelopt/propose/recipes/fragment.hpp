@@ -85,9 +85,20 @@ std::vector<std::pair<std::int64_t, std::int64_t>> fitted_tiles(
 // reduce_dim's tiles for fewer than 128 columns after the reduced dimension (also norm_dim's).
 std::vector<nlohmann::json> narrow_column_tiles(std::int64_t columns);
 
-// A recipe candidate file's opening, up to the body of run(): the docstring, the import of
-// `function` from python/kernelopt/recipes/<recipe>.py, the signature.
-std::string prelude(const Match& match, int segment, const std::string& function);
+// The recipes' common half: a candidate calls launch(inputs, outputs, PARAMS, SETTINGS) of
+// python/kernelopt/recipes/<recipe>.py with the match's params and the settings as Python
+// literals, so how a recipe's parameters become its call is written once, in the recipe's module.
+class Recipe : public Proposer {
+ public:
+  [[nodiscard]] std::string_view family() const override { return "recipe"; }
+
+  [[nodiscard]] std::string source(const Match& match,
+                                   int segment,
+                                   const nlohmann::json& settings) const override;
+};
+
+// A JSON value as the Python literal of the same value (null None, true True, objects dicts).
+std::string python_literal(const nlohmann::json& value);
 
 // Starting settings of a recipe over rows (row_two_pass, and norm_dim over the innermost dim).
 std::vector<nlohmann::json> row_settings(const Match& match);

@@ -214,27 +214,9 @@ std::optional<Match> match_gemm(const inductor::OutputCode& code,
 
 namespace {
 
-// An operand of the product as the candidate reads it: the input, viewed and reshaped as the
-// match says.
-std::string operand_text(const nlohmann::json& operand) {
-  const std::string name = operand.at("name").get<std::string>();
-  const auto& view = operand.at("view");
-  std::string text = view.is_null() ? fmt::format("inputs[\"{}\"]", name)
-                                    : fmt::format("view(inputs[\"{}\"], {}, {}, {})", name,
-                                                  view.at("size").get<std::string>(),
-                                                  view.at("stride").get<std::string>(),
-                                                  view.at("offset").get<long>());
-  if (operand.contains("reshape")) {
-    text += fmt::format(".reshape({})", operand.at("reshape").get<std::string>());
-  }
-  return text;
-}
-
-class Gemm final : public Proposer {
+class Gemm final : public Recipe {
  public:
   std::string_view name() const override { return "gemm"; }
-
-  std::string_view family() const override { return "recipe"; }
 
   std::optional<Match> match(const SegmentView& view) const override {
     return match_gemm(view.code, view.map, view.segment);
@@ -258,41 +240,6 @@ class Gemm final : public Proposer {
              {"num_stages", 1, 6}},
             {"block_m", "block_n"},
             32768};
-  }
-
-  std::string source(const Match& match,
-                     int segment,
-                     const nlohmann::json& settings) const override {
-    const auto& p = match.params;
-    std::vector<std::string> operands;
-    for (const auto& operand : p.at("operands")) {
-      operands.push_back(operand_text(operand));
-    }
-    const bool bias = operands.size() == 3;
-    return prelude(match, segment, "gemm, view") +
-           fmt::format(
-               "    a = {a}\n"
-               "    b = {b}\n"
-               "    bias = {bias}\n"
-               "    out = outputs[\"{out}\"]{out_view}\n"
-               "    gemm(a, b, out, bias, {alpha}, {beta}, block_m={bm}, block_n={bn}, "
-               "block_k={bk},\n"
-               "         group_m={gm}, num_warps={warps}, num_stages={stages})\n",
-               fmt::arg("a", operands[bias ? 1 : 0]), fmt::arg("b", operands[bias ? 2 : 1]),
-               fmt::arg("bias", bias ? operands[0] : std::string("None")),
-               fmt::arg("out", p.at("out").get<std::string>()),
-               fmt::arg("out_view",
-                        p.contains("out_shape")
-                            ? fmt::format(".view({})", p.at("out_shape").get<std::string>())
-                            : std::string()),
-               fmt::arg("alpha", p.at("alpha").get<std::string>()),
-               fmt::arg("beta", p.at("beta").get<std::string>()),
-               fmt::arg("bm", settings.value("block_m", 64)),
-               fmt::arg("bn", settings.value("block_n", 64)),
-               fmt::arg("bk", settings.value("block_k", 32)),
-               fmt::arg("gm", settings.value("group_m", 8)),
-               fmt::arg("warps", settings.value("num_warps", 4)),
-               fmt::arg("stages", settings.value("num_stages", 3)));
   }
 };
 

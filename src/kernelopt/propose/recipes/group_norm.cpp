@@ -190,11 +190,9 @@ std::optional<Match> match_group_norm(const inductor::OutputCode& code,
 
 namespace {
 
-class GroupNorm final : public Proposer {
+class GroupNorm final : public Recipe {
  public:
   std::string_view name() const override { return "group_norm"; }
-
-  std::string_view family() const override { return "recipe"; }
 
   std::optional<Match> match(const SegmentView& view) const override {
     return match_group_norm(view.code, view.map, view.segment);
@@ -211,32 +209,6 @@ class GroupNorm final : public Proposer {
 
   KnobSpace knobs(const Match& /*match*/, const nlohmann::json& /*settings*/) const override {
     return row_knobs(false);
-  }
-
-  std::string source(const Match& match,
-                     int segment,
-                     const nlohmann::json& settings) const override {
-    const auto& p = match.params;
-    const auto tensor = [](const nlohmann::json& name) {
-      return name.is_null() ? std::string("None")
-                            : fmt::format("inputs[\"{}\"]", name.get<std::string>());
-    };
-    const bool layer = p.value("kind", "group") == "layer";
-    const char* function = layer ? "layer_norm" : "group_norm";
-    return prelude(match, segment, function) +
-           fmt::format(
-               "    (out,) = outputs.values()\n"
-               "    {function}({x}, {w}, {b}, out, {groups}, {eps}, {block}, {warps}, {pps}, "
-               "{split}, {reverse})\n",
-               fmt::arg("function", function), fmt::arg("x", tensor(p.at("x"))),
-               fmt::arg("w", tensor(p.at("weight"))), fmt::arg("b", tensor(p.at("bias"))),
-               fmt::arg("groups", p.at(layer ? "dims" : "groups").get<long>()),
-               fmt::arg("eps", p.at("eps").get<std::string>()),
-               fmt::arg("block", settings.value("block", 4096)),
-               fmt::arg("warps", settings.value("num_warps", 8)),
-               fmt::arg("pps", settings.value("programs_per_sm", 4)),
-               fmt::arg("split", settings.value("split", 0)),
-               fmt::arg("reverse", settings.value("reverse", 1)));
   }
 };
 

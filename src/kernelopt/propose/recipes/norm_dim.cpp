@@ -249,11 +249,9 @@ std::vector<nlohmann::json> middle_settings(const Match& match) {
   return settings;
 }
 
-class NormDim final : public Proposer {
+class NormDim final : public Recipe {
  public:
   std::string_view name() const override { return "norm_dim"; }
-
-  std::string_view family() const override { return "recipe"; }
 
   std::optional<Match> match(const SegmentView& view) const override {
     return match_norm(view.code, view.map, view.segment);
@@ -270,39 +268,6 @@ class NormDim final : public Proposer {
     return {{{"cols_per_program", 1, 256}, {"num_warps", 1, 16}},
             {"cols_per_program"},
             std::max<long>(1, 32768 / next_power_of_two(match.params.value("size", 1L)))};
-  }
-
-  std::string source(const Match& match,
-                     int segment,
-                     const nlohmann::json& settings) const override {
-    const auto& p = match.params;
-    const bool last = p.value("last", false);
-    const std::string tiles =
-        last ? fmt::format("block={}, num_warps={}, programs_per_sm={}, reverse={}, split={}",
-                           settings.value("block", 2048), settings.value("num_warps", 8),
-                           settings.value("programs_per_sm", 1),
-                           settings.value("reverse", 1) != 0 ? "True" : "False",
-                           settings.value("split", 1))
-             : fmt::format("rows_per_step={}, cols_per_program={}, num_warps={}",
-                           settings.value("rows_per_step", 8),
-                           settings.value("cols_per_program", 128), settings.value("num_warps", 4));
-    return prelude(match, segment, "norm_dim") +
-           fmt::format(
-               "    x = inputs[\"{x}\"]\n"
-               "    weight = {weight}\n"
-               "    (out,) = outputs.values()\n"
-               "    norm_dim(x, out, {dim}, p={p}, mean={mean}, eps={eps}, clamp={clamp}, "
-               "weight=weight,\n"
-               "             {tiles})\n",
-               fmt::arg("x", p.at("x").get<std::string>()),
-               fmt::arg("weight",
-                        p.at("weight").is_null()
-                            ? std::string("None")
-                            : fmt::format("inputs[\"{}\"]", p.at("weight").get<std::string>())),
-               fmt::arg("dim", p.at("dim").get<long>()), fmt::arg("p", p.at("p").get<long>()),
-               fmt::arg("mean", p.at("mean").get<bool>() ? "True" : "False"),
-               fmt::arg("eps", p.at("eps").get<double>()),
-               fmt::arg("clamp", p.at("clamp").get<double>()), fmt::arg("tiles", tiles));
   }
 };
 

@@ -126,28 +126,9 @@ std::optional<Match> match_pool(const inductor::OutputCode& code,
 
 namespace {
 
-// The call of pool.py's max_pool or avg_pool up to its tiles.
-std::string pool_call(const nlohmann::json& p) {
-  const auto list = [&](const char* key) {
-    return fmt::format("[{}]", fmt::join(p.at(key).get<std::vector<long>>(), ", "));
-  };
-  if (p.at("op") != "avg") {
-    return fmt::format("max_pool(x, out, {}, {}, {}, {}, ", list("kernel"), list("stride"),
-                       list("padding"), list("dilation"));
-  }
-  return fmt::format("avg_pool(x, out, {}, {}, {}, {}, {}, {}, ", list("kernel"), list("stride"),
-                     list("padding"), p.at("ceil_mode").get<bool>() ? "True" : "False",
-                     p.at("count_include_pad").get<bool>() ? "True" : "False",
-                     p.at("divisor_override").is_null()
-                         ? std::string("None")
-                         : std::to_string(p.at("divisor_override").get<long>()));
-}
-
-class Pool final : public Proposer {
+class Pool final : public Recipe {
  public:
   std::string_view name() const override { return "pool"; }
-
-  std::string_view family() const override { return "recipe"; }
 
   std::optional<Match> match(const SegmentView& view) const override {
     return match_pool(view.code, view.map, view.segment);
@@ -184,29 +165,6 @@ class Pool final : public Proposer {
       return {{{"block", 8, 4096}, {"num_warps", 1, 16}}, {}, 16384};
     }
     return {{{"rows", 1, 16}, {"block", 32, 2048}, {"num_warps", 1, 16}}, {"rows", "block"}, 8192};
-  }
-
-  std::string source(const Match& match,
-                     int segment,
-                     const nlohmann::json& settings) const override {
-    const auto& p = match.params;
-    const std::string lift = p.at("unsqueeze").is_null()
-                                 ? ""
-                                 : fmt::format(".unsqueeze({})", p.at("unsqueeze").get<long>());
-    const bool avg = p.at("op") == "avg";
-    return prelude(match, segment, avg ? "avg_pool" : "max_pool") +
-           fmt::format(
-               "    x = inputs[\"{x}\"]{lift}\n"
-               "    (out,) = outputs.values()\n"
-               "    {call}rows={rows}, block={block}, num_warps={warps}{ceil}{sliding})\n",
-               fmt::arg("x", p.at("x").get<std::string>()), fmt::arg("lift", lift),
-               fmt::arg("call", pool_call(p)), fmt::arg("rows", settings.value("rows", 4)),
-               fmt::arg("block", settings.value("block", 256)),
-               fmt::arg("warps", settings.value("num_warps", 4)),
-               fmt::arg("ceil", avg ? ""
-                                    : (p.at("ceil_mode").get<bool>() ? ", ceil_mode=True"
-                                                                     : ", ceil_mode=False")),
-               fmt::arg("sliding", settings.value("sliding", 0) != 0 ? ", sliding=1" : ""));
   }
 };
 

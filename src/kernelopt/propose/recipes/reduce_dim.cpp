@@ -61,11 +61,9 @@ std::optional<Match> match_reduce_dim(const inductor::OutputCode& code,
 
 namespace {
 
-class ReduceDim final : public Proposer {
+class ReduceDim final : public Recipe {
  public:
   std::string_view name() const override { return "reduce_dim"; }
-
-  std::string_view family() const override { return "recipe"; }
 
   std::optional<Match> match(const SegmentView& view) const override {
     return match_reduce_dim(view.code, view.map, view.segment);
@@ -84,21 +82,6 @@ class ReduceDim final : public Proposer {
 
   KnobSpace knobs(const Match& /*match*/, const nlohmann::json& /*settings*/) const override {
     return walking_tile_knobs();
-  }
-
-  std::string source(const Match& match,
-                     int segment,
-                     const nlohmann::json& settings) const override {
-    return prelude(match, segment, "reduce_dim") +
-           fmt::format(
-               "    (x,) = inputs.values()\n"
-               "    (out,) = outputs.values()\n"
-               "    reduce_dim(x, out, {dim}, \"{op}\", {rb}, {cb}, {warps})\n",
-               fmt::arg("dim", match.params.at("dim").get<long>()),
-               fmt::arg("op", match.params.at("op").get<std::string>()),
-               fmt::arg("rb", settings.value("rows_per_step", 8)),
-               fmt::arg("cb", settings.value("cols_per_program", 256)),
-               fmt::arg("warps", settings.value("num_warps", 4)));
   }
 };
 

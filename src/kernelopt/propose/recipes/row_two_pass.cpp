@@ -163,11 +163,9 @@ std::optional<Match> match_row_two_pass(const inductor::OutputCode& code,
 
 namespace {
 
-class RowTwoPass final : public Proposer {
+class RowTwoPass final : public Recipe {
  public:
   std::string_view name() const override { return "row_two_pass"; }
-
-  std::string_view family() const override { return "recipe"; }
 
   std::optional<Match> match(const SegmentView& view) const override {
     return match_row_two_pass(view.code, view.map, view.segment);
@@ -179,27 +177,6 @@ class RowTwoPass final : public Proposer {
 
   KnobSpace knobs(const Match& /*match*/, const nlohmann::json& /*settings*/) const override {
     return row_knobs(true);
-  }
-
-  std::string source(const Match& match,
-                     int segment,
-                     const nlohmann::json& settings) const override {
-    return prelude(match, segment, "row_two_pass") +
-           fmt::format(
-               "    (x,) = inputs.values()\n"
-               "    (out,) = outputs.values()\n"
-               "    n = x.shape[-1]\n"
-               "    row_two_pass(x.view(-1, n), out.view(-1, n), \"{op}\", {block}, {warps}, "
-               "{pps}, "
-               "{reverse}{split})\n",
-               fmt::arg("op", match.params.at("op").get<std::string>()),
-               fmt::arg("block", settings.value("block", 2048)),
-               fmt::arg("warps", settings.value("num_warps", 8)),
-               fmt::arg("pps", settings.value("programs_per_sm", 1)),
-               fmt::arg("reverse", settings.value("reverse", 1)),
-               fmt::arg("split", settings.contains("split")
-                                     ? fmt::format(", split={}", settings.at("split").get<long>())
-                                     : std::string()));
   }
 };
 

@@ -293,11 +293,9 @@ std::optional<Match> match_scan(const inductor::OutputCode& code,
 
 namespace {
 
-class Scan final : public Proposer {
+class Scan final : public Recipe {
  public:
   std::string_view name() const override { return "scan"; }
-
-  std::string_view family() const override { return "recipe"; }
 
   std::optional<Match> match(const SegmentView& view) const override {
     return match_scan(view.code, view.map, view.segment);
@@ -322,40 +320,6 @@ class Scan final : public Proposer {
 
   KnobSpace knobs(const Match& /*match*/, const nlohmann::json& /*settings*/) const override {
     return {{{"rows", 1, 64}, {"block", 16, 8192}, {"num_warps", 1, 16}}, {"rows", "block"}, 16384};
-  }
-
-  std::string source(const Match& match,
-                     int segment,
-                     const nlohmann::json& settings) const override {
-    const auto& p = match.params;
-    const bool masked = !p.at("mask").is_null();
-    return prelude(match, segment, "cumsum_rows") +
-           fmt::format(
-               "    x = inputs[\"{x}\"]\n"
-               "    mask = {mask}\n"
-               "    (out,) = outputs.values()\n"
-               "    n = x.shape[-1]\n"
-               "    cumsum_rows(x.view(-1, n), out.view(-1, n{wider}),\n"
-               "                None if mask is None else mask.view(-1, n),\n"
-               "                {reverse}, {rows}, {block}, {warps}, \"{op}\", "
-               "minus={minus}{scale}{shift})\n",
-               fmt::arg("wider", p.value("prepend", false) ? " + 1" : ""),
-               fmt::arg("shift", p.value("prepend", false)     ? ", prepend=True"
-                                 : p.value("exclusive", false) ? ", exclusive=True"
-                                                               : ""),
-               fmt::arg("x", p.at("x").get<std::string>()),
-               fmt::arg("mask", masked
-                                    ? fmt::format("inputs[\"{}\"]", p.at("mask").get<std::string>())
-                                    : std::string("None")),
-               fmt::arg("reverse", p.at("reverse").get<bool>() ? "True" : "False"),
-               fmt::arg("op", p.value("op", "sum")),
-               fmt::arg("minus", p.value("minus", false) ? "True" : "False"),
-               fmt::arg("scale", p.contains("scale")
-                                     ? fmt::format(", scale={}", p.at("scale").get<double>())
-                                     : std::string()),
-               fmt::arg("rows", settings.value("rows", 1)),
-               fmt::arg("block", settings.value("block", 1024)),
-               fmt::arg("warps", settings.value("num_warps", 4)));
   }
 };
 
