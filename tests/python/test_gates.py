@@ -303,6 +303,28 @@ def test_model_check_redirects_graphs_and_measures(tmp_path, monkeypatch):
     assert FakeCompiledGraph.__call__ is not None and graph([inputs[0][0]])[0].shape == (16, 64)
 
 
+MUTATES = ("import torch\ndef call(args):\n    (x,) = args\n    args.clear()\n"
+           "    out = torch.softmax(x * 0.5, -1)\n    x[0, 0] = 0.0\n    return (out,)\n")
+IN_PLACE = ("import torch\ndef call(args):\n    (x,) = args\n    args.clear()\n"
+            "    return (x.copy_(torch.softmax(x * 0.5, -1)),)\n")
+
+
+def test_model_check_reports_side_effects_beside_the_compilers(tmp_path, monkeypatch):
+    """What a forward pass changed besides its outputs, and which outputs share an input's storage,
+    for the recomposed model and for the compiled one: values right, effects not."""
+    session, _, files, _ = fake_model_session(tmp_path, monkeypatch, "fake_effects", good=GOOD,
+                                               mutates=MUTATES, in_place=IN_PLACE)
+    [good] = session.model_check({"recomposed": {"0": str(files["good"])}, "seeds": [0]})["seeds"]
+    assert good["state_changed"] == [] and good["baseline_state_changed"] == []
+    assert good["outputs_sharing_inputs"] == [] and good["baseline_outputs_sharing_inputs"] == []
+    [mutates] = session.model_check({"recomposed": {"0": str(files["mutates"])}, "seeds": [0]})["seeds"]
+    assert mutates["tol_vs_eager"] < 1e-6 and mutates["state_changed"] == ["input 0"]
+    [in_place] = session.model_check({"recomposed": {"0": str(files["in_place"])}, "seeds": [1]})["seeds"]
+    assert in_place["tol_vs_eager"] < 1e-6
+    assert in_place["state_changed"] == ["input 0"] and in_place["outputs_sharing_inputs"] == [0]
+    assert in_place["baseline_outputs_sharing_inputs"] == []
+
+
 def test_model_check_with_no_replacement_is_the_compiled_models_own_check(tmp_path, monkeypatch):
     """G2's deferral asks `model_check` with an empty `recomposed`: the compiled model against eager,
     as G3 measures it. A baseline that misses eager at 1e-4 (here a softmax of x * 0.55 for one of

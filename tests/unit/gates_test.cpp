@@ -64,6 +64,7 @@ INSTANTIATE_TEST_SUITE_P(
                     Planted{"deterministic", false, Status::kNondeterministic},
                     Planted{"side_stream", true, Status::kSideStream},
                     Planted{"replaced_outputs", json::array({"buf0"}), Status::kAliasedOutput},
+                    Planted{"relaid_tensors", json::array({"buf0"}), Status::kAliasedOutput},
                     Planted{"error", json{{"kind", "exception"}, {"message", "boom"}},
                             Status::kRaised},
                     Planted{"error", json{{"kind", "cuda"}, {"message", "illegal address"}},

@@ -37,6 +37,36 @@ TEST(Model, EagerMatchFallbackAndMismatch) {
   EXPECT_EQ(model_verdict(nan, t).status, Status::kModelMismatch);
 }
 
+// Side effects against the compiler's: a recomposed model whose values match eager still fails
+// when it changes an input, parameter or buffer the compiler's graphs leave alone, skips an
+// update they make, or returns an output sharing an input's storage where they do not.
+TEST(Model, SideEffectsMustBeTheCompilersOwn) {
+  const Thresholds t;
+  const json seed = {{"seed", 0},
+                     {"tol_vs_eager", 1e-6},
+                     {"nonfinite_match", true},
+                     {"state_changed", json::array({"buffer bn.running_mean"})},
+                     {"baseline_state_changed", json::array({"buffer bn.running_mean"})},
+                     {"outputs_sharing_inputs", json::array()},
+                     {"baseline_outputs_sharing_inputs", json::array()}};
+  EXPECT_TRUE(model_verdict({{"seeds", json::array({seed})}}, t).ok());
+  json extra = seed;
+  extra["state_changed"].push_back("parameter weight");
+  const Outcome e = model_verdict({{"seeds", json::array({extra})}}, t);
+  EXPECT_EQ(e.status, Status::kMutatedInput);
+  EXPECT_NE(e.detail.find("parameter weight"), std::string::npos) << e.detail;
+  json skipped = seed;
+  skipped["state_changed"] = json::array();
+  const Outcome s = model_verdict({{"seeds", json::array({skipped})}}, t);
+  EXPECT_EQ(s.status, Status::kModelMismatch);
+  EXPECT_NE(s.detail.find("bn.running_mean"), std::string::npos) << s.detail;
+  json sharing = seed;
+  sharing["outputs_sharing_inputs"] = json::array({0});
+  EXPECT_EQ(model_verdict({{"seeds", json::array({sharing})}}, t).status, Status::kAliasedOutput);
+  sharing["baseline_outputs_sharing_inputs"] = json::array({0});
+  EXPECT_TRUE(model_verdict({{"seeds", json::array({sharing})}}, t).ok());
+}
+
 // A model that does not run in float64 (the worker says why) has no fallback: a candidate off
 // from eager fails however small its numbers, and so does one whose float64 error is missing.
 TEST(Model, NoFloat64ReferenceMeansNoFallback) {

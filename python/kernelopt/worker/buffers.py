@@ -34,6 +34,23 @@ def bitwise_equal(a, b) -> bool:
     return a.shape == b.shape and a.dtype == b.dtype and bool(bits(a).eq(bits(b)).all())
 
 
+def digest(t) -> tuple:
+    """A fingerprint of a tensor's bits: two wrapping int64 sums, of the elements' bit patterns and
+    of each times its position, computed in chunks on the tensor's device (no copy of the whole
+    when it is contiguous). Equal tensors give equal digests; a changed element changes it."""
+    import torch
+
+    flat = bits(t.detach()).reshape(-1)
+    plain = weighted = 0
+    chunk = 1 << 24
+    for start in range(0, flat.numel(), chunk):
+        part = flat[start:start + chunk].to(torch.int64)
+        where = torch.arange(start + 1, start + 1 + part.numel(), device=part.device, dtype=torch.int64)
+        plain += int(part.sum())
+        weighted += int((part * where).sum())
+    return (tuple(t.shape), str(t.dtype), plain, weighted)
+
+
 def clone_strided(t):
     """A copy with the same shape, strides and dtype (empty_strided + copy_)."""
     import torch
@@ -62,6 +79,24 @@ class Placed:
     guard: int  # elements of guard band on each side
     pattern: Any  # the guard bands' bytes as written (uint8, one band)
 
+    def view(self):
+        """The tensor as handed over, rebuilt from the allocation: what a check reads, whatever
+        the candidate did to the tensor object's own shape, strides or storage."""
+        return self.flat.as_strided(self.layout[1], self.layout[2], self.guard)
+
+    @property
+    def layout(self) -> tuple:
+        """(data pointer, shape, strides, storage offset) as handed over."""
+        return self._layout
+
+    def relaid(self) -> bool:
+        """Whether the tensor object handed over now points elsewhere or has another shape,
+        strides or storage offset (as_strided_, set_, resize_ on it)."""
+        return layout_of(self.tensor) != self._layout
+
+    def __post_init__(self):
+        self._layout = layout_of(self.tensor)
+
     def guard_changes(self) -> int:
         """Elements of either guard band whose bytes changed."""
         import torch
@@ -75,6 +110,11 @@ class Placed:
         for part in (raw[:band], raw[raw.numel() - band:]):
             changed += int(part.ne(self.pattern).view(self.guard, size).any(dim=1).sum())
         return changed
+
+
+def layout_of(t) -> tuple:
+    """A tensor's data pointer, shape, strides and storage offset."""
+    return (t.data_ptr(), tuple(t.shape), tuple(t.stride()), t.storage_offset())
 
 
 def place(shape, stride, dtype, device, guard: int) -> Placed:

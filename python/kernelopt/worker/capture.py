@@ -41,6 +41,11 @@ class Capture:
     # seed -> the compiled baseline's own G3 numbers (its errors against eager and float64): the
     # same for every candidate, so computed once (a GB-sized output's float64 comparisons a seed)
     baseline_check_by_seed: dict = field(default_factory=dict)
+    # The model's parameters and buffers, and each seed's inputs, on the host as G3 first found
+    # them: what a candidate changed that the compiled model does not is copied back from here
+    # before the next one runs.
+    state_snapshot: dict | None = None
+    inputs_snapshot_by_seed: dict = field(default_factory=dict)
 
 
 def _output_code_class():

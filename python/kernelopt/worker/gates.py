@@ -13,6 +13,7 @@ import statistics
 from .capture import Capture, _output_code_class, float64_reference_or_none
 from .compare import closeness as _closeness
 from .compare import max_abs_err as _max_abs_err
+from .buffers import digest
 from .compare import park
 from .errors import failure
 from .problem import run_forward
@@ -69,9 +70,75 @@ def _against_eager(outputs, eager, prefix: str = "") -> dict:
             f"{prefix}max_abs_vs_eager": _max_abs_err(outputs, eager)}
 
 
+def _state(problem, inputs: list) -> dict:
+    """The digests of what a forward pass could change besides its outputs: the inputs, and the
+    model's parameters and buffers, by name."""
+    import torch
+
+    named = {f"input {i}": t for i, t in enumerate(inputs) if isinstance(t, torch.Tensor)}
+    named.update(_named_state(problem))
+    return {name: digest(t) for name, t in named.items()}
+
+
+def _changed(before: dict, after: dict) -> set:
+    return {name for name in before if after.get(name) != before[name]}
+
+
+def _sharing(outputs: list, inputs: list) -> list:
+    """Indices of outputs whose storage is an input's (a view of it, or the input itself)."""
+    import torch
+
+    held = {t.untyped_storage().data_ptr() for t in inputs if isinstance(t, torch.Tensor)}
+    return [i for i, t in enumerate(outputs) if t.untyped_storage().data_ptr() in held]
+
+
+def _named_state(problem) -> dict:
+    import torch
+
+    model = problem.model
+    if not isinstance(model, torch.nn.Module):
+        return {}
+    return {**{f"parameter {n}": p for n, p in model.named_parameters()},
+            **{f"buffer {n}": b for n, b in model.named_buffers()}}
+
+
+def _restore(problem, cap: Capture, seed, names) -> None:
+    """Puts back what a candidate changed that the compiled model leaves alone, so that the next
+    candidate meets the state the first one did (from the host snapshots). Each tensor keeps its
+    identity: graphs may hold it."""
+    import torch
+
+    inputs, state = cap.inputs_by_seed[seed], _named_state(problem)
+    with torch.no_grad():
+        for name in names:
+            if name.startswith("input "):
+                index = int(name.removeprefix("input "))
+                inputs[index].copy_(cap.inputs_snapshot_by_seed[seed][index])
+            elif name in state:
+                state[name].copy_(cap.state_snapshot[name])
+
+
+def _host_copy(t):
+    import torch
+
+    return t.detach().to("cpu", copy=True) if isinstance(t, torch.Tensor) else t
+
+
+def _state_numbers(problem, inputs: list, run) -> tuple:
+    """Runs the forward pass `run()` between two digests of the state: (outputs, changed names,
+    outputs sharing an input's storage)."""
+    before = _state(problem, inputs)
+    outputs = run()
+    return outputs, _changed(before, _state(problem, inputs)), _sharing(outputs, inputs)
+
+
 def model_check_seed(problem, cap: Capture, modules: dict, seed) -> dict:
     """G3's numbers for one seed; `error` set (numbers left out) when the recomposed model raised."""
     inputs = cap.inputs_by_seed[seed]
+    if cap.state_snapshot is None:
+        cap.state_snapshot = {n: _host_copy(t) for n, t in _named_state(problem).items()}
+    if seed not in cap.inputs_snapshot_by_seed:
+        cap.inputs_snapshot_by_seed[seed] = [_host_copy(t) for t in inputs]
     if seed not in cap.eager_by_seed:
         cap.eager_by_seed[seed] = park([t.clone() for t in run_forward(problem, inputs)])
     if seed not in cap.f64_by_seed:
@@ -84,22 +151,33 @@ def model_check_seed(problem, cap: Capture, modules: dict, seed) -> dict:
         return None if ref64 is None else _max_abs_err(outputs, ref64)
 
     if seed not in cap.baseline_check_by_seed:
-        baseline = _forward(cap, inputs)
+        baseline, changed, sharing = _state_numbers(problem, inputs, lambda: _forward(cap, inputs))
         cap.baseline_check_by_seed[seed] = {"baseline_err_f64": err_f64(baseline),
-                                             **_against_eager(baseline, eager, "baseline_")}
+                                             **_against_eager(baseline, eager, "baseline_"),
+                                             "baseline_state_changed": sorted(changed),
+                                             "baseline_outputs_sharing_inputs": sharing}
         del baseline
     base = dict(cap.baseline_check_by_seed[seed])
     if ref64 is None:
         base["float64_error"] = cap.f64_error
+    before = _state(problem, inputs)
     try:
         with redirected(cap, modules):
             candidate = _forward(cap, inputs)
     except Exception as exc:  # the recomposed model's failure is data: its error is infinite
+        candidate, error = None, failure(exc)
+    changed = _changed(before, _state(problem, inputs))
+    if candidate is None:
         inf = float("inf")
-        return {"seed": seed, "error": failure(exc), "tol_vs_eager": inf, "nonfinite_match": False,
-                "max_abs_vs_eager": inf, "candidate_err_f64": inf, **base}
-    return {"seed": seed, "error": None, "outputs": len(candidate), **_against_eager(candidate, eager),
-            "candidate_err_f64": err_f64(candidate), **base}
+        result = {"seed": seed, "error": error, "tol_vs_eager": inf, "nonfinite_match": False,
+                  "max_abs_vs_eager": inf, "candidate_err_f64": inf, **base}
+    else:
+        result = {"seed": seed, "error": None, "outputs": len(candidate), **_against_eager(candidate, eager),
+                  "candidate_err_f64": err_f64(candidate), "state_changed": sorted(changed),
+                  "outputs_sharing_inputs": _sharing(candidate, inputs), **base}
+    # After the numbers: an output may be the very tensor put back.
+    _restore(problem, cap, seed, changed - set(base["baseline_state_changed"]))
+    return result
 
 
 def _replayable(cap: Capture, modules: dict, seed):

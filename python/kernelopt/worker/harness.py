@@ -3,8 +3,10 @@
 For each seed: inputs are fresh copies of the captured "in" tensors; outputs are poisoned tensors
 with the captured outputs' shapes, strides and dtypes; every tensor sits between guard bands.
 After `run(inputs, outputs)` the harness counts what it sees (errors, unwritten elements, NaN/Inf
-disagreements, guard writes, mutated inputs, replaced dict entries, side streams) and runs the
-candidate a second time on fresh tensors for determinism. Numbers only: the engine judges.
+disagreements, guard writes, mutated inputs, replaced dict entries, tensors re-strided or
+re-pointed in place, side streams) and runs the candidate a second time on fresh tensors for
+determinism. Every check reads the tensors through views rebuilt from their allocations, never
+through the tensor objects the candidate held. Numbers only: the engine judges.
 """
 
 from __future__ import annotations
@@ -74,6 +76,11 @@ class Trial:
             self.error = failure(exc)
         self.seconds = time.perf_counter() - t0
 
+    def relaid(self) -> list:
+        """Roots whose tensor handed over now has another data pointer, shape, strides or
+        storage offset: the values a check would read through it are not the allocation's."""
+        return sorted(r for r, p in self.placed.items() if p.relaid())
+
     def replaced_outputs(self) -> list:
         changed = [r for r, t in self._given.items() if self.outputs.get(r) is not t]
         return changed + sorted(r for r in self.outputs if r not in self._given)
@@ -91,14 +98,15 @@ def check_seed(module, seg: Segment, rtol: float, atol: float, guard: int) -> di
     if first.error is not None:
         result["side_stream"] = watch.side_stream
         return result
-    per_root = {r: compare(first.placed[r].tensor, seg.outs[r], rtol, atol) for r in first._given}
+    per_root = {r: compare(first.placed[r].view(), seg.outs[r], rtol, atol) for r in first._given}
     result.update(combine(per_root))
     result["outputs"] = per_root
     result["out_of_bounds"] = first.out_of_bounds()
     result["inputs_mutated"] = [r for r, v in seg.ins.items()
                                 if r not in seg.in_place and r in first.placed
-                                and not bitwise_equal(first.placed[r].tensor, v)]
+                                and not bitwise_equal(first.placed[r].view(), v)]
     result["replaced_outputs"] = first.replaced_outputs()
+    result["relaid_tensors"] = first.relaid()
     second = Trial(seg, guard)
     second.run(module, watch)
     result["side_stream"] = watch.side_stream
@@ -106,5 +114,5 @@ def check_seed(module, seg: Segment, rtol: float, atol: float, guard: int) -> di
     result["second_run_error"] = second.error
     # Bitwise equality is the measurement itself: there is no threshold for the engine to hold.
     result["deterministic"] = second.error is None and all(
-        bits(first.placed[r].tensor).eq(bits(second.placed[r].tensor)).all().item() for r in first._given)
+        bits(first.placed[r].view()).eq(bits(second.placed[r].view())).all().item() for r in first._given)
     return result

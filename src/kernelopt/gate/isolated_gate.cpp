@@ -33,6 +33,10 @@ Outcome judge_seed(const worker::IsolatedSeed& s, const std::vector<std::string>
   if (!s.replaced_outputs.empty()) {
     return fail(Status::kAliasedOutput, "replaced outputs " + listed(s.replaced_outputs));
   }
+  if (!s.relaid_tensors.empty()) {
+    return fail(Status::kAliasedOutput,
+                "re-strided or re-pointed tensors " + listed(s.relaid_tensors));
+  }
   if (s.side_stream) return fail(Status::kSideStream, "used another stream");
   if (s.out_of_bounds > 0) {
     return fail(Status::kOutOfBounds,

@@ -1,5 +1,8 @@
 // G3 model: the recomposed model against eager at `model_tol`; else the float64 fallback.
+#include <algorithm>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -13,6 +16,44 @@ const char* const kGate = "G3 model";
 
 Outcome mismatch(const worker::ModelCheck& n, std::string detail) {
   return Outcome{Status::kModelMismatch, kGate, std::move(detail), n.document};
+}
+
+// Names in `a` and not in `b`.
+std::vector<std::string> missing_from(const std::vector<std::string>& a,
+                                      const std::vector<std::string>& b) {
+  std::vector<std::string> out;
+  for (const auto& name : a) {
+    if (std::find(b.begin(), b.end(), name) == b.end()) out.push_back(name);
+  }
+  return out;
+}
+
+// The recomposed model's side effects against the compiler's: the same inputs, parameters and
+// buffers changed (none the compiler's graphs leave alone, none they update left alone), and
+// the same outputs sharing an input's storage. nullopt when they agree.
+std::optional<Outcome> side_effects(const worker::ModelCheck& n, const worker::ModelSeed& s) {
+  const auto extra = missing_from(s.state_changed, s.baseline_state_changed);
+  if (!extra.empty()) {
+    return Outcome{Status::kMutatedInput, kGate,
+                   fmt::format("seed {}: changes {} (the compiler's graphs do not)", s.seed,
+                               nlohmann::json(extra).dump()),
+                   n.document};
+  }
+  const auto skipped = missing_from(s.baseline_state_changed, s.state_changed);
+  if (!skipped.empty()) {
+    return Outcome{Status::kModelMismatch, kGate,
+                   fmt::format("seed {}: leaves {} unchanged (the compiler's graphs update it)",
+                               s.seed, nlohmann::json(skipped).dump()),
+                   n.document};
+  }
+  if (s.outputs_sharing_inputs != s.baseline_outputs_sharing_inputs) {
+    return Outcome{Status::kAliasedOutput, kGate,
+                   fmt::format("seed {}: outputs {} share an input's storage (the compiler's: {})",
+                               s.seed, nlohmann::json(s.outputs_sharing_inputs).dump(),
+                               nlohmann::json(s.baseline_outputs_sharing_inputs).dump()),
+                   n.document};
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -32,6 +73,7 @@ Outcome judge_model(const worker::ModelCheck& n, const Thresholds& t) {
                       s.error->message.empty() ? "the recomposed model failed" : s.error->message),
           n.document};
     }
+    if (auto effect = side_effects(n, s)) return *effect;
     if (s.candidate && matches_eager(*s.candidate, t.model_tol)) continue;
     if (s.float64_error) {  // no fallback to take
       return mismatch(n, fmt::format("seed {}: differs from eager by {:.3g}, and the model has no "

@@ -44,6 +44,7 @@ IsolatedSeed read_isolated_seed(const nlohmann::json& s) {
   seed.max_abs_err = number(s, "max_abs_err", 0);
   seed.inputs_mutated = detail::names(s, "inputs_mutated");
   seed.replaced_outputs = detail::names(s, "replaced_outputs");
+  seed.relaid_tensors = detail::names(s, "relaid_tensors");
   seed.side_stream = flag(s, "side_stream", false);
   seed.deterministic = flag(s, "deterministic", false);
   return seed;
@@ -68,6 +69,10 @@ ModelSeed read_model_seed(const nlohmann::json& s) {
   seed.candidate_err_f64 = number(s, "candidate_err_f64", kInfinity);
   seed.baseline_err_f64 = number(s, "baseline_err_f64", 0);
   seed.float64_error = detail::message(s, "float64_error");
+  seed.state_changed = detail::names(s, "state_changed");
+  seed.baseline_state_changed = detail::names(s, "baseline_state_changed");
+  seed.outputs_sharing_inputs = detail::names(s, "outputs_sharing_inputs");
+  seed.baseline_outputs_sharing_inputs = detail::names(s, "baseline_outputs_sharing_inputs");
   return seed;
 }
 

@@ -134,6 +134,7 @@ struct IsolatedSeed {
   double max_abs_err = 0;                   // over positions finite in both
   std::vector<std::string> inputs_mutated;  // input roots whose tensors changed bitwise
   std::vector<std::string> replaced_outputs;  // output entries replaced, removed or added
+  std::vector<std::string> relaid_tensors;    // tensors re-strided or re-pointed in place
   bool side_stream = false;                   // run() used a stream other than the current one
   bool deterministic = false;                 // a second run gave bitwise the same outputs
 };
@@ -163,6 +164,12 @@ struct ModelSeed {
   double candidate_err_f64 = kInfinity;  // max abs error against float64; absent: infinite
   double baseline_err_f64 = 0;
   std::optional<std::string> float64_error;  // why the model has no float64 reference
+  // What the forward pass changed besides its outputs (inputs, parameters, buffers by name), and
+  // which outputs share an input's storage (by index): the recomposed model's and the compiler's.
+  std::vector<std::string> state_changed;
+  std::vector<std::string> baseline_state_changed;
+  std::vector<std::string> outputs_sharing_inputs;
+  std::vector<std::string> baseline_outputs_sharing_inputs;
 };
 
 // `model_check`.
