@@ -761,8 +761,7 @@ TEST(Match, RecipeCandidatesRunUnderTheInterpreter) {
   const fs::path dir =
       fs::temp_directory_path() / ("kernelopt_recipe_candidates_" + std::to_string(getpid()));
   fs::create_directories(dir);
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    const auto& [match, settings] = candidates[i];
+  for (const auto& [match, settings] : candidates) {
     const std::string text = propose::source_of(match, 0, settings);
     expect_recipe_source(text, match, settings);
     std::ofstream(dir / (match.recipe + ".py")) << text;

@@ -211,8 +211,9 @@ std::string python_literal(const nlohmann::json& value) {
   if (value.is_boolean()) return value.get<bool>() ? "True" : "False";
   if (value.is_array()) {
     std::vector<std::string> items;
-    for (const auto& item : value)
+    for (const auto& item : value) {
       items.push_back(python_literal(item));
+    }
     return fmt::format("[{}]", fmt::join(items, ", "));
   }
   if (value.is_object()) {
