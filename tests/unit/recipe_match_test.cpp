@@ -11,8 +11,13 @@
 #include <gtest/gtest.h>
 
 #include "kernelopt/propose/recipes/fragment.hpp"
+#include "kernelopt/propose/recipes/matchers.hpp"
 #include "kernelopt/propose/registry.hpp"
-#include "kernelopt/propose/transforms.hpp"
+#include "kernelopt/propose/transform/config.hpp"
+#include "kernelopt/propose/transform/fuse.hpp"
+#include "kernelopt/propose/transform/retile.hpp"
+#include "kernelopt/propose/transform/rewrite.hpp"
+#include "kernelopt/propose/transform/split.hpp"
 
 namespace kernelopt {
 namespace {

@@ -3,6 +3,8 @@
 // and the second walk's loads reuse the first's, where the addresses are the same although Inductor
 // wrote them differently; where a store, a reassigned index or a row too long stands between, it
 // does nothing. The rewritten kernel computes what Inductor's does, under Triton's interpreter.
+#include "kernelopt/propose/transform/rewrite.hpp"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -16,7 +18,12 @@
 #include <gtest/gtest.h>
 
 #include "kernelopt/propose/registry.hpp"
-#include "kernelopt/propose/transforms.hpp"
+#include "kernelopt/propose/transform/config.hpp"
+#include "kernelopt/propose/transform/fuse.hpp"
+#include "kernelopt/propose/transform/on_base.hpp"
+#include "kernelopt/propose/transform/relaunch.hpp"
+#include "kernelopt/propose/transform/retile.hpp"
+#include "kernelopt/propose/transform/split.hpp"
 
 namespace kernelopt {
 namespace {

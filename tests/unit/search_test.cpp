@@ -13,7 +13,6 @@
 #include "kernelopt/engine/optimize.hpp"
 #include "kernelopt/engine/verify.hpp"
 #include "kernelopt/propose/registry.hpp"
-#include "kernelopt/propose/transforms.hpp"
 #include "kernelopt/search/beam.hpp"
 #include "kernelopt/search/roles.hpp"
 

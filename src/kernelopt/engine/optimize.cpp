@@ -20,7 +20,7 @@
 #include "kernelopt/engine/reuse.hpp"
 #include "kernelopt/engine/segment_search.hpp"
 #include "kernelopt/propose/registry.hpp"
-#include "kernelopt/propose/transforms.hpp"
+#include "kernelopt/propose/transform/config.hpp"
 
 namespace kernelopt::engine {
 

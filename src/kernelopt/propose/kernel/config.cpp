@@ -1,5 +1,7 @@
 // The config proposer: Inductor's kernels relaunched with other launch settings (XBLOCK, YBLOCK,
 // R0_BLOCK, num_warps, num_stages) than its own tuning tried.
+#include "kernelopt/propose/transform/config.hpp"
+
 #include <memory>
 
 #include "kernelopt/propose/kernel/kernel_proposer.hpp"

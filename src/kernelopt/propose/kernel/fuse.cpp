@@ -1,5 +1,7 @@
 // The fuse proposer: a segment's launches fused into fewer kernels (a producer inlined into its
 // consumer).
+#include "kernelopt/propose/transform/fuse.hpp"
+
 #include <memory>
 
 #include "kernelopt/propose/kernel/kernel_proposer.hpp"

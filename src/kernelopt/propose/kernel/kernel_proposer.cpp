@@ -3,6 +3,9 @@
 #include <algorithm>
 
 #include "kernelopt/propose/registry.hpp"
+#include "kernelopt/propose/transform/config.hpp"
+#include "kernelopt/propose/transform/fuse.hpp"
+#include "kernelopt/propose/transform/on_base.hpp"
 
 namespace kernelopt::propose {
 

@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include "kernelopt/propose/proposer.hpp"
-#include "kernelopt/propose/transforms.hpp"
 
 namespace kernelopt::propose {
 

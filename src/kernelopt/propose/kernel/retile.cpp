@@ -1,8 +1,12 @@
 // The retile proposer: a split reduction's tiles reshaped (channels a program, chunk length), built
 // on the launches that fuse, rewrite or config matched.
+#include "kernelopt/propose/transform/retile.hpp"
+
 #include <memory>
 
 #include "kernelopt/propose/kernel/kernel_proposer.hpp"
+#include "kernelopt/propose/transform/fuse.hpp"
+#include "kernelopt/propose/transform/on_base.hpp"
 
 namespace kernelopt::propose {
 

@@ -1,9 +1,12 @@
 // The rewrite proposer: source rewrites of Inductor's reduction kernels (one pass where a row fits
 // on chip, shifted sums for Welford, recomputed reloads, cheaper math), launched as config launches
 // them.
+#include "kernelopt/propose/transform/rewrite.hpp"
+
 #include <memory>
 
 #include "kernelopt/propose/kernel/kernel_proposer.hpp"
+#include "kernelopt/propose/transform/config.hpp"
 
 namespace kernelopt::propose {
 

@@ -1,8 +1,12 @@
 // The split proposer: a reduction split among more programs (partials, then a combine), built on
 // the launches that fuse, rewrite or config matched.
+#include "kernelopt/propose/transform/split.hpp"
+
 #include <memory>
 
 #include "kernelopt/propose/kernel/kernel_proposer.hpp"
+#include "kernelopt/propose/transform/fuse.hpp"
+#include "kernelopt/propose/transform/on_base.hpp"
 
 namespace kernelopt::propose {
 

@@ -21,6 +21,7 @@
 #include "kernelopt/inductor/detail/call_statements.hpp"
 #include "kernelopt/inductor/detail/pytext.hpp"
 #include "kernelopt/inductor/graph_fragment.hpp"
+#include "kernelopt/propose/transform/config.hpp"
 
 namespace kernelopt::propose {
 

@@ -17,7 +17,6 @@
 #include "kernelopt/inductor/graph_fragment.hpp"
 #include "kernelopt/inductor/output_code.hpp"
 #include "kernelopt/propose/proposer.hpp"
-#include "kernelopt/propose/transforms.hpp"
 
 namespace kernelopt::propose {
 

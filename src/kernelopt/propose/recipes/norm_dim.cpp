@@ -22,6 +22,8 @@
 #include "kernelopt/inductor/graph_fragment.hpp"
 #include "kernelopt/propose/proposer.hpp"
 #include "kernelopt/propose/recipes/fragment.hpp"
+#include "kernelopt/propose/recipes/matchers.hpp"
+#include "kernelopt/propose/transform/config.hpp"
 
 namespace kernelopt::propose {
 

@@ -22,6 +22,7 @@
 #include "kernelopt/inductor/graph_fragment.hpp"
 #include "kernelopt/propose/proposer.hpp"
 #include "kernelopt/propose/recipes/fragment.hpp"
+#include "kernelopt/propose/recipes/matchers.hpp"
 
 namespace kernelopt::propose {
 

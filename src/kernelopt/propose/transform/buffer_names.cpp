@@ -1,3 +1,5 @@
+#include "kernelopt/propose/transform/buffer_names.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -19,7 +21,6 @@
 #include "kernelopt/inductor/detail/call_statements.hpp"
 #include "kernelopt/inductor/detail/pytext.hpp"
 #include "kernelopt/inductor/graph_fragment.hpp"
-#include "kernelopt/propose/transforms.hpp"
 
 namespace kernelopt::propose {
 

@@ -26,7 +26,7 @@
 
 #include "kernelopt/inductor/detail/call_statements.hpp"
 #include "kernelopt/inductor/detail/pytext.hpp"
-#include "kernelopt/propose/transforms.hpp"
+#include "kernelopt/propose/transform/rewrite.hpp"
 
 namespace kernelopt::propose {
 

@@ -12,7 +12,12 @@
 #include <fmt/ranges.h>
 
 #include "kernelopt/inductor/detail/pytext.hpp"
-#include "kernelopt/propose/transforms.hpp"
+#include "kernelopt/propose/transform/buffer_names.hpp"
+#include "kernelopt/propose/transform/config.hpp"
+#include "kernelopt/propose/transform/fuse.hpp"
+#include "kernelopt/propose/transform/relaunch.hpp"
+#include "kernelopt/propose/transform/retile.hpp"
+#include "kernelopt/propose/transform/split.hpp"
 
 namespace kernelopt::propose {
 

@@ -11,6 +11,8 @@
 // replaced by the load's address expression and its load masks by the consumer's mask. The value
 // is cast to the intermediate's element type (what the load would have returned), and a masked
 // load's `other` is kept with tl.where.
+#include "kernelopt/propose/transform/fuse.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -25,7 +27,10 @@
 #include "kernelopt/inductor/detail/pytext.hpp"
 #include "kernelopt/propose/detail/straight_line.hpp"
 #include "kernelopt/propose/registry.hpp"
-#include "kernelopt/propose/transforms.hpp"
+#include "kernelopt/propose/transform/buffer_names.hpp"
+#include "kernelopt/propose/transform/config.hpp"
+#include "kernelopt/propose/transform/relaunch.hpp"
+#include "kernelopt/propose/transform/rewrite.hpp"
 
 namespace kernelopt::propose {
 

@@ -25,6 +25,8 @@
 // of the loop reads `CG*xA`, `rB` and `C*rD` (the channels-last address), the numels are literal
 // multiples of G and CG, and the loop's accumulators change only through values masked by
 // r0_mask (so the spatial rows past a chunk's end add nothing).
+#include "kernelopt/propose/transform/retile.hpp"
+
 #include <algorithm>
 #include <optional>
 #include <set>
@@ -36,7 +38,7 @@
 
 #include "kernelopt/inductor/detail/pytext.hpp"
 #include "kernelopt/propose/detail/looped_reduction.hpp"
-#include "kernelopt/propose/transforms.hpp"
+#include "kernelopt/propose/transform/config.hpp"
 
 namespace kernelopt::propose {
 

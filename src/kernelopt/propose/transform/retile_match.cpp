@@ -9,7 +9,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "kernelopt/propose/transforms.hpp"
+#include "kernelopt/propose/transform/config.hpp"
+#include "kernelopt/propose/transform/fuse.hpp"
+#include "kernelopt/propose/transform/on_base.hpp"
+#include "kernelopt/propose/transform/relaunch.hpp"
+#include "kernelopt/propose/transform/retile.hpp"
+#include "kernelopt/propose/transform/rewrite.hpp"
+#include "kernelopt/propose/transform/split.hpp"
 
 namespace kernelopt::propose {
 

@@ -16,6 +16,8 @@
 // version per assignment, so a name reassigned between two loads never makes them equal. A store
 // forgets every earlier load (two pointer arguments may be one buffer); an atomic anywhere, or a
 // loop the rewrite does not know, and the kernel is left alone.
+#include "kernelopt/propose/transform/rewrite.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -31,7 +33,8 @@
 
 #include "kernelopt/inductor/detail/call_statements.hpp"
 #include "kernelopt/inductor/detail/pytext.hpp"
-#include "kernelopt/propose/transforms.hpp"
+#include "kernelopt/propose/transform/buffer_names.hpp"
+#include "kernelopt/propose/transform/config.hpp"
 
 namespace kernelopt::propose {
 

@@ -28,6 +28,8 @@
 // 62 KB, 1.89x its floor). Many rows are no obstacle here. The launch goes through
 // row_two_pass.launch_split, which falls back to the two walks as two launches (no program
 // waits) under the interpreter or where the grid would not be resident.
+#include "kernelopt/propose/transform/split.hpp"
+
 #include <algorithm>
 #include <array>
 #include <functional>
@@ -44,7 +46,12 @@
 #include "kernelopt/inductor/detail/call_statements.hpp"
 #include "kernelopt/inductor/detail/pytext.hpp"
 #include "kernelopt/propose/detail/looped_reduction.hpp"
-#include "kernelopt/propose/transforms.hpp"
+#include "kernelopt/propose/transform/config.hpp"
+#include "kernelopt/propose/transform/fuse.hpp"
+#include "kernelopt/propose/transform/on_base.hpp"
+#include "kernelopt/propose/transform/relaunch.hpp"
+#include "kernelopt/propose/transform/retile.hpp"
+#include "kernelopt/propose/transform/rewrite.hpp"
 #include "kernelopt/search/detail/interleave.hpp"
 
 namespace kernelopt::propose {
