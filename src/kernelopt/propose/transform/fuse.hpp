@@ -14,12 +14,12 @@
 
 namespace kernelopt::propose {
 
-// fuse (fuse.cpp), a rewrite of Inductor's kernels: a pointwise launch P whose output B is read
-// only by later launches of the segment (not returned, not read after them, not a graph input;
-// no launch from P to its last reader writes what P reads) is dropped, and every load of B in
-// its readers is replaced by P's computation at that address, so B is neither written nor read
-// again. Inductor writes P separately when a reader reads B at several addresses per element (a
-// pooling window after a norm's output: L2/85 writes and rereads the whole normalized tensor) or
+// fuse (fuse_match.cpp, fuse.cpp), a rewrite of Inductor's kernels: a pointwise launch P whose
+// output B is read only by later launches of the segment (not returned, not read after them, not a
+// graph input; no launch from P to its last reader writes what P reads) is dropped, and every load
+// of B in its readers is replaced by P's computation at that address, so B is neither written nor
+// read again. Inductor writes P separately when a reader reads B at several addresses per element
+// (a pooling window after a norm's output: L2/85 writes and rereads the whole normalized tensor) or
 // when several kernels read it. Refused when P is not a 1-D pointwise kernel with one store at
 // `xindex`, uses XBLOCK or loops, or a reader reads B other than through `tl.load(B + (index),
 // mask, ...)`. The segment's other launches are relaunched as the config proposer does.
