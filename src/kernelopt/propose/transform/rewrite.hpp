@@ -15,12 +15,13 @@
 
 namespace kernelopt::propose {
 
-// rewrite (rewrite.cpp): one pass instead of two when a row fits on chip. A config match of a
-// looped reduction (kind "reduction") with r0_numel <= kOnePassMaxRow whose kernel walks the row in
-// two or more `for r0_offset` loops and loads in a later one what an earlier one loaded, or that
-// keeps an online softmax in one or more: the loops flattened (R0_BLOCK fixed at the row's next
-// power of two, so each ran once), the repeated loads replaced by the first one's value and the
-// softmax computed over the row in registers. Launched as config launches it (XBLOCK, num_warps).
+// rewrite (rewrite.cpp, one_pass.cpp): one pass instead of two when a row fits on chip. A config
+// match of a looped reduction (kind "reduction") with r0_numel <= kOnePassMaxRow whose kernel walks
+// the row in two or more `for r0_offset` loops and loads in a later one what an earlier one loaded,
+// or that keeps an online softmax in one or more: the loops flattened (R0_BLOCK fixed at the row's
+// next power of two, so each ran once), the repeated loads replaced by the first one's value and
+// the softmax computed over the row in registers. Launched as config launches it (XBLOCK,
+// num_warps).
 inline constexpr std::int64_t kOnePassMaxRow = 32768;
 
 struct OnePass {
