@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include "kernelopt/search/roles.hpp"
+
 namespace kernelopt {
 namespace {
 

@@ -71,8 +71,8 @@ std::string quoted(const std::string& arg) {
 
 }  // namespace
 
-std::map<std::string, search::KernelCounters> parse_ncu_csv(const std::string& text) {
-  std::map<std::string, search::KernelCounters> out;
+std::map<std::string, KernelCounters> parse_ncu_csv(const std::string& text) {
+  std::map<std::string, KernelCounters> out;
   std::istringstream lines(text);
   std::string line;
   std::vector<std::string> header;
@@ -113,7 +113,7 @@ std::map<std::string, search::KernelCounters> parse_ncu_csv(const std::string& t
     }
     const auto value = number(fields[value_col]);
     if (!value) continue;
-    search::KernelCounters& c = out[kernel];
+    KernelCounters& c = out[kernel];
     const std::string& metric = fields[name_col];
     if (metric == "Memory Throughput" && fields[name_col + 1] == "%") c.memory_pct = *value;
     if (metric == "Compute (SM) Throughput") c.compute_pct = *value;

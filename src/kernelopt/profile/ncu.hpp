@@ -9,15 +9,15 @@
 #include <string>
 #include <vector>
 
-#include "kernelopt/search/roles.hpp"
+#include "kernelopt/profile/counters.hpp"
 #include "kernelopt/worker/worker.hpp"
 
 namespace kernelopt::profile {
 
 struct NcuProfile {
-  std::map<std::string, search::KernelCounters> kernels;  // by kernel name (its last launch)
-  std::string error;                                      // why there are none, or ""
-  double seconds = 0;                                     // wall time of the ncu run(s)
+  std::map<std::string, KernelCounters> kernels;  // by kernel name (its last launch)
+  std::string error;                              // why there are none, or ""
+  double seconds = 0;                             // wall time of the ncu run(s)
   bool out_of_memory = false;   // the profiled program ran out of GPU memory (its log says so)
   bool retried = false;         // run_ncu_with_room freed memory and ran ncu a second time
   bool released_first = false;  // run_ncu_with_room freed memory before its first run
@@ -26,7 +26,7 @@ struct NcuProfile {
 // Parses `ncu --csv` output (one row per metric: ..., "Kernel Name", ..., "Metric Name",
 // "Metric Unit", "Metric Value"); rows of a kernel's later launches overwrite earlier ones.
 // Lines that are not CSV rows (ncu's and the program's own output) are skipped.
-std::map<std::string, search::KernelCounters> parse_ncu_csv(const std::string& text);
+std::map<std::string, KernelCounters> parse_ncu_csv(const std::string& text);
 
 // ncu's `--kernel-name` value for the named Triton kernels, `regex:(a|b|...)` (names are
 // identifiers; a name that is not is left out), or `regex:triton_` (every Triton kernel) when

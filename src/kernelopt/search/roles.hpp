@@ -10,18 +10,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kernelopt/profile/counters.hpp"
+
 namespace kernelopt::search {
 
-// Nsight Compute's numbers for one kernel (the sections SpeedOfLight, Occupancy, LaunchStats).
-struct KernelCounters {
-  double memory_pct = 0;          // SOL memory throughput, % of peak
-  double compute_pct = 0;         // SOL compute (SM) throughput, % of peak
-  double achieved_occupancy = 0;  // %
-  double theoretical_occupancy = 0;
-  int registers = 0;       // per thread
-  double grid_size = 0;    // programs launched
-  double duration_us = 0;  // the profiled launch's duration
-};
+using profile::KernelCounters;
 
 // What the profiler knows about one segment: its time and floor (always), and the counters of
 // its longest kernel where ncu could read them.
