@@ -31,6 +31,7 @@ function(kernelopt_add_stage stage)
     add_executable(kernelopt_${stage}_links ${KERNELOPT_LINK_PROBE})
     target_link_libraries(kernelopt_${stage}_links PRIVATE
       "$<LINK_LIBRARY:WHOLE_ARCHIVE,kernelopt_${stage}>")
+    kernelopt_set_options(kernelopt_${stage}_links)
   else()
     add_library(kernelopt_${stage} INTERFACE)
     target_link_libraries(kernelopt_${stage} INTERFACE ${ARG_USES})

@@ -2,8 +2,15 @@
 # Installs what kernelopt needs on a Debian 12 machine: the build tools and libraries from
 # Debian's packages, and a Python virtual environment (.venv) with torch 2.11.0 and triton 3.6.0,
 # the versions of the GPU machine. Safe to run again: it installs only what is missing.
+# `setup.sh system` does the Debian packages and creates .venv, `setup.sh python` fills .venv (the
+# long download, which CI runs while it builds); no argument does both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+step=${1:-all}
+case $step in
+  all | system | python) ;;
+  *) echo "setup: unknown step '$step' (system, python)" >&2; exit 2 ;;
+esac
 
 packages=(cmake ninja-build g++ nlohmann-json3-dev libcli11-dev libfmt-dev libsqlite3-dev
           libgtest-dev libgmock-dev clang-format clang-tidy chromium)
@@ -24,31 +31,39 @@ retrying() {
   return 1
 }
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}"
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  retrying $sudo apt-get update -qq
-  retrying $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+install_system() {
+  local missing=() p sudo=""
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    echo "setup: installing ${missing[*]}"
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    retrying $sudo apt-get update -qq
+    retrying $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+  [ -x .venv/bin/python ] || "$python" -m venv .venv
+}
 
-[ -x .venv/bin/python ] || "$python" -m venv .venv
-if ! .venv/bin/python -c 'import torch, triton, pytest, numpy, sys
+install_python() {
+  [ -x .venv/bin/python ] || "$python" -m venv .venv
+  .venv/bin/python -c 'import torch, triton, pytest, xdist, numpy, sys
 v = tuple(int(p) for p in numpy.__version__.split(".")[:2])
-sys.exit(not (torch.__version__.startswith("2.11.0") and triton.__version__ == "3.6.0" and v < (2, 4)))' 2>/dev/null; then
+sys.exit(not (torch.__version__.startswith("2.11.0") and triton.__version__ == "3.6.0" and v < (2, 4)))' \
+    2>/dev/null && return 0
   echo "setup: installing torch 2.11.0 and triton 3.6.0 into .venv (a few GB)"
   retrying .venv/bin/python -m pip install -q --upgrade pip
   # pip resumes a broken download from where it stopped; a connection that keeps breaking at the
   # same byte (seen on CUDA wheels of several hundred MB) needs a whole new attempt instead.
-  resume=()
+  local resume=()
   .venv/bin/python -m pip install --help | grep -q -- --resume-retries && resume=(--resume-retries 3)
   # numpy 2.4 refuses int() of a one-element array, which Triton 3.6's interpreter does for a
   # loop bound that is a kernel argument (the CPU tests of candidates run under the interpreter).
+  # pytest-xdist runs the worker's tests on every core.
   retrying .venv/bin/python -m pip install -q "${resume[@]}" torch==2.11.0 triton==3.6.0 \
-    "numpy<2.4" pytest
-fi
-echo "setup: done"
+    "numpy<2.4" pytest pytest-xdist
+}
+
+[ "$step" = python ] || install_system
+[ "$step" = system ] || install_python
+echo "setup: $step done"
