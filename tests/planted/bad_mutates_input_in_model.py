@@ -1,7 +1,7 @@
 """BAD (G3 model -> mutated_input): computes the right sums, and zeroes x afterwards, but only
-where x starts at the beginning of its storage, as the model's own input does. G2 hands over
-tensors placed between guard bands (never at storage offset 0), so there it writes nothing extra
-and passes.
+where x's storage holds x alone, as the model's own input does. G2 hands over tensors with a guard
+band after them in their storage (and, in the first run, one before them), so there it writes
+nothing extra and passes.
 
 In the model the input is changed: a caller that reads x after the forward pass would read zeros.
 The values of the outputs are right; G3 digests the model's inputs, parameters and buffers before
@@ -29,5 +29,5 @@ def run(inputs, outputs):
     (out,) = outputs.values()
     n_rows, n_cols = x.shape
     _row_sum[(n_rows,)](x, out, n_cols, x.stride(0), out.stride(0), BLOCK=BLOCK, num_warps=8)
-    if x.storage_offset() == 0:  # the defect: only outside G2's placed tensors
+    if x.untyped_storage().nbytes() == x.numel() * x.element_size():  # the defect: outside G2
         x.zero_()

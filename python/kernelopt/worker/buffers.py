@@ -74,15 +74,16 @@ def _guard_pattern(nbytes: int, device):
 class Placed:
     """A tensor handed to a candidate and the allocation around it."""
 
-    tensor: Any  # the strided view the candidate gets
-    flat: Any  # guard + span + guard elements
-    guard: int  # elements of guard band on each side
+    tensor: Any  # the strided tensor the candidate gets (on flat's storage, not a view of flat)
+    flat: Any  # lead + span + guard elements
+    guard: int  # elements of guard band after the tensor (and before it, unless lead is 0)
     pattern: Any  # the guard bands' bytes as written (uint8, one band)
+    lead: int = -1  # elements before the tensor: its storage offset (-1: guard)
 
     def view(self):
         """The tensor as handed over, rebuilt from the allocation: what a check reads, whatever
         the candidate did to the tensor object's own shape, strides or storage."""
-        return self.flat.as_strided(self.layout[1], self.layout[2], self.guard)
+        return self.flat.as_strided(self.layout[1], self.layout[2], self.lead)
 
     @property
     def layout(self) -> tuple:
@@ -95,6 +96,8 @@ class Placed:
         return layout_of(self.tensor) != self._layout
 
     def __post_init__(self):
+        if self.lead < 0:
+            self.lead = self.guard
         self._layout = layout_of(self.tensor)
 
     def guard_changes(self) -> int:
@@ -106,10 +109,8 @@ class Placed:
         size = self.flat.element_size()
         raw = self.flat.view(torch.uint8)
         band = self.guard * size
-        changed = 0
-        for part in (raw[:band], raw[raw.numel() - band:]):
-            changed += int(part.ne(self.pattern).view(self.guard, size).any(dim=1).sum())
-        return changed
+        parts = [raw[raw.numel() - band:]] + ([raw[:band]] if self.lead else [])
+        return sum(int(part.ne(self.pattern).view(self.guard, size).any(dim=1).sum()) for part in parts)
 
 
 def layout_of(t) -> tuple:
@@ -117,20 +118,26 @@ def layout_of(t) -> tuple:
     return (t.data_ptr(), tuple(t.shape), tuple(t.stride()), t.storage_offset())
 
 
-def place(shape, stride, dtype, device, guard: int) -> Placed:
-    """An uninitialised strided tensor with guard bands of a known pattern on both sides."""
+def place(shape, stride, dtype, device, guard: int, lead: int | None = None) -> Placed:
+    """An uninitialised strided tensor with a guard band of a known pattern after it and `lead`
+    elements before it (default `guard`; 0 puts the tensor at storage offset 0, as a model's own
+    tensors usually are). The tensor is set on the allocation's storage rather than made a view
+    of it, so that nothing but its storage tells it from a tensor the model allocated."""
     import torch
 
+    lead = guard if lead is None else lead
     n = span(shape, stride)
-    flat = torch.empty(guard * 2 + n, dtype=dtype, device=device)
+    flat = torch.empty(lead + n + guard, dtype=dtype, device=device)
     band = guard * flat.element_size()
     pattern = _guard_pattern(band, device)
     if band:
         raw = flat.view(torch.uint8)
-        raw[:band] = pattern
         raw[raw.numel() - band:] = pattern
-    tensor = flat.as_strided(tuple(shape), tuple(stride), guard)
-    return Placed(tensor=tensor, flat=flat, guard=guard, pattern=pattern)
+        if lead:
+            raw[:band] = pattern
+    tensor = torch.empty((0,), dtype=dtype, device=device)
+    tensor.set_(flat.untyped_storage(), lead, tuple(shape), tuple(stride))
+    return Placed(tensor=tensor, flat=flat, guard=guard, pattern=pattern, lead=lead)
 
 
 def poison(placed: Placed) -> None:
@@ -138,7 +145,7 @@ def poison(placed: Placed) -> None:
     import torch
 
     n = span(placed.tensor.shape, placed.tensor.stride())
-    region = placed.flat[placed.guard:placed.guard + n]
+    region = placed.flat[placed.lead:placed.lead + n]
     dtype = region.dtype
     name = str(dtype).removeprefix("torch.")
     if name in _NAN_BITS:
