@@ -325,6 +325,24 @@ def test_model_check_reports_side_effects_beside_the_compilers(tmp_path, monkeyp
     assert in_place["baseline_outputs_sharing_inputs"] == []
 
 
+def test_model_check_puts_back_what_a_candidate_changed(tmp_path, monkeypatch):
+    """Inputs too large to keep on the host are drawn again from the seed and checked against
+    their first digest; when they cannot be put back, the worker says so and exits after answering
+    (a fresh one captures again)."""
+    monkeypatch.setattr(gates, "_HOST_INPUTS_LIMIT", 0)
+    session, _, files, inputs = fake_model_session(tmp_path, monkeypatch, "fake_restore", good=GOOD,
+                                                    mutates=MUTATES)
+    first = inputs[0][0].clone()
+    [mutates] = session.model_check({"recomposed": {"0": str(files["mutates"])}, "seeds": [0]})["seeds"]
+    assert mutates["state_changed"] == ["input 0"] and "state_not_restored" not in mutates
+    assert torch.equal(inputs[0][0], first) and session.fatal is None
+    [good] = session.model_check({"recomposed": {"0": str(files["good"])}, "seeds": [0]})["seeds"]
+    assert good["tol_vs_eager"] < 1e-6 and good["state_changed"] == []
+    monkeypatch.setattr(session.problem, "make_inputs", lambda seed: [torch.zeros_like(first)])
+    answer = session.model_check({"recomposed": {"0": str(files["mutates"])}, "seeds": [0]})
+    assert answer["seeds"][0]["state_not_restored"] == ["input 0"] and answer["worker_exiting"] is True
+
+
 def test_model_check_with_no_replacement_is_the_compiled_models_own_check(tmp_path, monkeypatch):
     """G2's deferral asks `model_check` with an empty `recomposed`: the compiled model against eager,
     as G3 measures it. A baseline that misses eager at 1e-4 (here a softmax of x * 0.55 for one of

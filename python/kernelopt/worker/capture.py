@@ -45,7 +45,8 @@ class Capture:
     # them: what a candidate changed that the compiled model does not is copied back from here
     # before the next one runs.
     state_snapshot: dict | None = None
-    inputs_snapshot_by_seed: dict = field(default_factory=dict)
+    inputs_snapshot_by_seed: dict = field(default_factory=dict)  # seed -> host copies (or None)
+    inputs_digest_by_seed: dict = field(default_factory=dict)  # seed -> the inputs' first digests
 
 
 def _output_code_class():

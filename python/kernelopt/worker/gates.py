@@ -102,26 +102,51 @@ def _named_state(problem) -> dict:
             **{f"buffer {n}": b for n, b in model.named_buffers()}}
 
 
-def _restore(problem, cap: Capture, seed, names) -> None:
+# Inputs of a seed up to this many bytes in all are kept on the host for _restore; larger ones
+# are drawn again from the seed when needed (and checked against their first digest).
+_HOST_INPUTS_LIMIT = 1 << 30
+
+
+def _restore(problem, cap: Capture, seed, names) -> list:
     """Puts back what a candidate changed that the compiled model leaves alone, so that the next
-    candidate meets the state the first one did (from the host snapshots). Each tensor keeps its
-    identity: graphs may hold it."""
+    candidate meets the state the first one did: parameters and buffers from the host snapshot,
+    inputs from theirs or drawn again from the seed. Each tensor keeps its identity (graphs may
+    hold it). Returns the names that could not be put back."""
     import torch
 
     inputs, state = cap.inputs_by_seed[seed], _named_state(problem)
+    kept, fresh, lost = cap.inputs_snapshot_by_seed[seed], None, []
     with torch.no_grad():
-        for name in names:
-            if name.startswith("input "):
-                index = int(name.removeprefix("input "))
-                inputs[index].copy_(cap.inputs_snapshot_by_seed[seed][index])
-            elif name in state:
+        for name in sorted(names):
+            if name in state:
                 state[name].copy_(cap.state_snapshot[name])
+                continue
+            index = int(name.removeprefix("input "))
+            if kept[index] is not None:
+                inputs[index].copy_(kept[index])
+                continue
+            fresh = fresh if fresh is not None else problem.make_inputs(seed)
+            if digest(fresh[index]) == cap.inputs_digest_by_seed[seed][index]:
+                inputs[index].copy_(fresh[index])
+            else:
+                lost.append(name)
+    return lost
 
 
 def _host_copy(t):
     import torch
 
     return t.detach().to("cpu", copy=True) if isinstance(t, torch.Tensor) else t
+
+
+def _keep_inputs(cap: Capture, seed, inputs: list) -> None:
+    """The first digests of a seed's inputs, and host copies when they are small enough."""
+    import torch
+
+    tensors = [t for t in inputs if isinstance(t, torch.Tensor)]
+    small = sum(t.numel() * t.element_size() for t in tensors) <= _HOST_INPUTS_LIMIT
+    cap.inputs_digest_by_seed[seed] = [digest(t) if isinstance(t, torch.Tensor) else None for t in inputs]
+    cap.inputs_snapshot_by_seed[seed] = [_host_copy(t) if small else None for t in inputs]
 
 
 def _state_numbers(problem, inputs: list, run) -> tuple:
@@ -138,7 +163,7 @@ def model_check_seed(problem, cap: Capture, modules: dict, seed) -> dict:
     if cap.state_snapshot is None:
         cap.state_snapshot = {n: _host_copy(t) for n, t in _named_state(problem).items()}
     if seed not in cap.inputs_snapshot_by_seed:
-        cap.inputs_snapshot_by_seed[seed] = [_host_copy(t) for t in inputs]
+        _keep_inputs(cap, seed, inputs)
     if seed not in cap.eager_by_seed:
         cap.eager_by_seed[seed] = park([t.clone() for t in run_forward(problem, inputs)])
     if seed not in cap.f64_by_seed:
@@ -176,7 +201,9 @@ def model_check_seed(problem, cap: Capture, modules: dict, seed) -> dict:
                   "candidate_err_f64": err_f64(candidate), "state_changed": sorted(changed),
                   "outputs_sharing_inputs": _sharing(candidate, inputs), **base}
     # After the numbers: an output may be the very tensor put back.
-    _restore(problem, cap, seed, changed - set(base["baseline_state_changed"]))
+    lost = _restore(problem, cap, seed, changed - set(base["baseline_state_changed"]))
+    if lost:  # the next candidates would meet another state: the session stops the worker
+        result["state_not_restored"] = lost
     return result
 
 

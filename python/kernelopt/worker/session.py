@@ -207,6 +207,9 @@ class Session:
             if seed not in cap.inputs_by_seed:
                 raise WorkerError("kernelopt.request", f"seed {seed} was not captured")
             results.append(model_check_seed(problem, cap, modules, seed))
+            if results[-1].get("state_not_restored") and self.fatal is None:
+                # A candidate changed what cannot be put back: a fresh worker captures again.
+                self.fatal = f"the model's state could not be restored: {results[-1]['state_not_restored']}"
             if self._note_fatal(results[-1].get("error")):
                 break
         return {"seeds": results, "worker_exiting": self.fatal is not None}
