@@ -415,3 +415,29 @@ def test_time_pair_needs_a_gpu():
     with pytest.raises(WorkerError) as err:
         Session().time_pair({"recomposed": {}})
     assert err.value.tag == "kernelopt.nogpu"
+
+
+def test_g2_sees_writes_into_the_tensors_it_never_hands_over():
+    """A candidate that finds the reference outputs (here: is given them by the test) and writes
+    its own wrong result there too would pass the value checks; the digests of what the worker
+    holds catch it. A candidate that behaves passes clean."""
+    from kernelopt.worker.harness import Segment, check_seed
+
+    x = torch.arange(12, dtype=torch.float32).reshape(3, 4)
+    seg = Segment({"in": {"arg0_1": x}, "out": {"buf0": x.sum(1)}})
+
+    class Honest:
+        @staticmethod
+        def run(inputs, outputs):
+            outputs["buf0"].copy_(inputs["arg0_1"].sum(1))
+
+    class Forger:
+        @staticmethod
+        def run(inputs, outputs):
+            outputs["buf0"].fill_(7.0)
+            seg.outs["buf0"].fill_(7.0)  # the reference made to agree
+
+    honest = check_seed(Honest, seg, 1e-3, 1e-3, 16)
+    assert honest["stray_writes"] == [] and honest["mismatched"] == 0
+    forged = check_seed(Forger, seg, 1e-3, 1e-3, 16)
+    assert forged["mismatched"] == 0 and forged["stray_writes"] == ["out buf0"]

@@ -111,7 +111,7 @@ def judge_seed(s):
         return "aliased_output"
     if s.get("side_stream"):
         return "side_stream"
-    if s.get("out_of_bounds", 0) > 0:
+    if s.get("stray_writes") or s.get("out_of_bounds", 0) > 0:
         return "out_of_bounds"
     if s.get("unwritten", 0) > 0:
         return "not_written"

@@ -65,6 +65,7 @@ INSTANTIATE_TEST_SUITE_P(
                     Planted{"side_stream", true, Status::kSideStream},
                     Planted{"replaced_outputs", json::array({"buf0"}), Status::kAliasedOutput},
                     Planted{"relaid_tensors", json::array({"buf0"}), Status::kAliasedOutput},
+                    Planted{"stray_writes", json::array({"out buf0"}), Status::kOutOfBounds},
                     Planted{"error", json{{"kind", "exception"}, {"message", "boom"}},
                             Status::kRaised},
                     Planted{"error", json{{"kind", "cuda"}, {"message", "illegal address"}},

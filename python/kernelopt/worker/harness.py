@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 
-from .buffers import bits, bitwise_equal, place, poison
+from .buffers import bits, bitwise_equal, digest, place, poison
 from .compare import combine, compare
 from .errors import failure
 from .streams import StreamWatch
@@ -94,8 +94,16 @@ class Trial:
                 if r not in seg.in_place and r in self.placed and not bitwise_equal(self.placed[r].view(), v)}
 
 
+def _held(seg: Segment) -> dict:
+    """Digests of the tensors the worker holds for the seed and never hands over: the captured
+    inputs and the reference outputs ("in ROOT", "out ROOT")."""
+    return {f"{side} {root}": digest(t) for side, io in (("in", seg.ins), ("out", seg.outs))
+            for root, t in io.items() if _is_tensor(t)}
+
+
 def check_seed(module, seg: Segment, rtol: float, atol: float, guard: int) -> dict:
     """All of G2's numbers for one seed; `error` is set (and the numbers left out) if run raised."""
+    held = _held(seg)
     watch = StreamWatch()
     first = Trial(seg, guard)
     first.run(module, watch)
@@ -119,6 +127,10 @@ def check_seed(module, seg: Segment, rtol: float, atol: float, guard: int) -> di
         mutated |= second.mutated_inputs(seg)
         result["relaid_tensors"] = sorted(set(result["relaid_tensors"]) | set(second.relaid()))
     result["inputs_mutated"] = sorted(mutated)
+    # A write beyond the guard bands that lands in a tensor the worker holds (the reference itself
+    # among them) is seen here, wherever it falls in that tensor.
+    after = _held(seg)
+    result["stray_writes"] = sorted(name for name, d in held.items() if after.get(name) != d)
     result["side_stream"] = watch.side_stream
     result["side_stream_detail"] = watch.seen
     result["second_run_error"] = second.error

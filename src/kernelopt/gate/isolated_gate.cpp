@@ -38,6 +38,10 @@ Outcome judge_seed(const worker::IsolatedSeed& s, const std::vector<std::string>
                 "re-strided or re-pointed tensors " + listed(s.relaid_tensors));
   }
   if (s.side_stream) return fail(Status::kSideStream, "used another stream");
+  if (!s.stray_writes.empty()) {
+    return fail(Status::kOutOfBounds,
+                "wrote into tensors it was not given " + listed(s.stray_writes));
+  }
   if (s.out_of_bounds > 0) {
     return fail(Status::kOutOfBounds,
                 fmt::format("{} guard elements overwritten", s.out_of_bounds));

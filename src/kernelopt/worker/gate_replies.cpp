@@ -45,6 +45,7 @@ IsolatedSeed read_isolated_seed(const nlohmann::json& s) {
   seed.inputs_mutated = detail::names(s, "inputs_mutated");
   seed.replaced_outputs = detail::names(s, "replaced_outputs");
   seed.relaid_tensors = detail::names(s, "relaid_tensors");
+  seed.stray_writes = detail::names(s, "stray_writes");
   seed.side_stream = flag(s, "side_stream", false);
   seed.deterministic = flag(s, "deterministic", false);
   return seed;

@@ -135,8 +135,9 @@ struct IsolatedSeed {
   std::vector<std::string> inputs_mutated;  // input roots whose tensors changed bitwise
   std::vector<std::string> replaced_outputs;  // output entries replaced, removed or added
   std::vector<std::string> relaid_tensors;    // tensors re-strided or re-pointed in place
-  bool side_stream = false;                   // run() used a stream other than the current one
-  bool deterministic = false;                 // a second run gave bitwise the same outputs
+  std::vector<std::string> stray_writes;  // tensors the worker held and never handed over, changed
+  bool side_stream = false;               // run() used a stream other than the current one
+  bool deterministic = false;             // a second run gave bitwise the same outputs
 };
 
 // `check_candidate`.
