@@ -140,7 +140,7 @@ TEST(Model, NonFiniteValuesInOtherPlacesMatchAtNoTolerance) {
   EXPECT_FALSE(matches_eager(worker::Closeness{0.0, false}, 1e-4));
 }
 
-// G2's deferral (session 27): L3/49's scan gives other float32 bits at other launch settings, and
+// G2's deferral: L3/49's scan gives other float32 bits at other launch settings, and
 // exp() of its sums turns them into a few elements far outside 1e-3.
 json ill_conditioned_failure(long mismatched, long elements) {
   json n = seeds_with(-1, "", nullptr);

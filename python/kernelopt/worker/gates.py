@@ -149,14 +149,6 @@ def _keep_inputs(cap: Capture, seed, inputs: list) -> None:
     cap.inputs_snapshot_by_seed[seed] = [_host_copy(t) if small else None for t in inputs]
 
 
-def _state_numbers(problem, inputs: list, run) -> tuple:
-    """Runs the forward pass `run()` between two digests of the state: (outputs, changed names,
-    outputs sharing an input's storage)."""
-    before = _state(problem, inputs)
-    outputs = run()
-    return outputs, _changed(before, _state(problem, inputs)), _sharing(outputs, inputs)
-
-
 def model_check_seed(problem, cap: Capture, modules: dict, seed) -> dict:
     """G3's numbers for one seed; `error` set (numbers left out) when the recomposed model raised."""
     inputs = cap.inputs_by_seed[seed]
@@ -176,11 +168,12 @@ def model_check_seed(problem, cap: Capture, modules: dict, seed) -> dict:
         return None if ref64 is None else _max_abs_err(outputs, ref64)
 
     if seed not in cap.baseline_check_by_seed:
-        baseline, changed, sharing = _state_numbers(problem, inputs, lambda: _forward(cap, inputs))
+        before = _state(problem, inputs)
+        baseline = _forward(cap, inputs)
         cap.baseline_check_by_seed[seed] = {"baseline_err_f64": err_f64(baseline),
                                              **_against_eager(baseline, eager, "baseline_"),
-                                             "baseline_state_changed": sorted(changed),
-                                             "baseline_outputs_sharing_inputs": sharing}
+                                             "baseline_state_changed": sorted(_changed(before, _state(problem, inputs))),
+                                             "baseline_outputs_sharing_inputs": _sharing(baseline, inputs)}
         del baseline
     base = dict(cap.baseline_check_by_seed[seed])
     if ref64 is None:
