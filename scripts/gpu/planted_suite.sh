@@ -46,9 +46,13 @@ pack() {
     > "$work/table.txt" 2>&1
   echo $?
 }
-problem_of() {  # the problem a planted file is verified on: its entry's "problem", else the suite's
-  "$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); e=d["candidates"].get(sys.argv[2], {}); print(e.get("problem", d["problem"]))' \
+problem_of() {  # the problem a planted file is verified on: its entry's "problem", else the suite's,
+  # and after a "|" the compute-sanitizer tool its entry asks G2 to run ("" for none)
+  "$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); e=d["candidates"].get(sys.argv[2], {}); print(e.get("problem", d["problem"]) + "|" + e.get("sanitize", ""))' \
     "$root/tests/planted/expected.json" "$(basename "$1")"
+}
+sanitize_args() {  # verify's --sanitize for a group key "PROBLEM|TOOL"
+  [[ -n ${1#*|} ]] && echo "--sanitize ${1#*|}"
 }
 if [[ ${PLANTED_EACH:-1} == 1 ]]; then
   # One verify per problem for all its candidates (--each: every candidate through G1-G4 alone,
@@ -67,9 +71,10 @@ if [[ ${PLANTED_EACH:-1} == 1 ]]; then
     limit=3600
     if (( budget > 0 )); then limit=$(( budget - ($(date +%s) - start) )); fi
     if (( limit < 90 )); then log "$p: skipped (budget spent)"; continue; fi
-    stem=$(basename "$p" .py)
+    stem=$(basename "${p%%|*}" .py)${p#*|}
     t0=$(date +%s)
-    timeout -k 10 "$limit" "$bin" verify "$p" --each "${args[@]}" -o "$work/runs/each_$stem" \
+    # shellcheck disable=SC2046
+    timeout -k 10 "$limit" "$bin" verify "${p%%|*}" --each "${args[@]}" $(sanitize_args "$p") -o "$work/runs/each_$stem" \
       --json "$work/each_$stem.json" --gate-timeout 60 --samples 30 > "$work/json/each_$stem.txt" 2>&1
     log "verify --each $p rc=$? $(( $(date +%s) - t0 ))s"
     "$py" - "$work/each_$stem.json" "$work/json" "${members[@]}" <<'PY'
@@ -96,7 +101,9 @@ for f in "${names[@]}"; do
     (( left < limit )) && limit=$left
   fi
   t0=$(date +%s)
-  timeout -k 10 "$limit" "$bin" verify "$(problem_of "$f")" --candidate "seg0=tests/planted/$f" \
+  key=$(problem_of "$f")
+  # shellcheck disable=SC2046
+  timeout -k 10 "$limit" "$bin" verify "${key%%|*}" --candidate "seg0=tests/planted/$f" $(sanitize_args "$key") \
     -o "$work/runs/$name" --json "$work/json/$name.json" --gate-timeout 60 --samples 30 \
     > "$work/json/$name.txt" 2>&1
   rc=$?

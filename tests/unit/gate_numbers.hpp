@@ -55,12 +55,14 @@ inline json good_seed(int seed) {
           {"deterministic", true}};
 }
 
-// Three good seeds, `key` of seed `bad` set to `value` (none when `bad` is -1).
+// A good seed for each of the default thresholds' seeds, `key` of the seed at index `bad` set to
+// `value` (none when `bad` is -1).
 inline json seeds_with(int bad, const std::string& key, const json& value) {
   json seeds = json::array();
-  for (int s = 0; s < 3; ++s) {
-    json seed = good_seed(s);
-    if (s == bad) seed[key] = value;
+  const std::vector<int> all = Thresholds{}.seeds;  // the plain draws first, then the stress seeds
+  for (std::size_t s = 0; s < all.size(); ++s) {
+    json seed = good_seed(all[s]);
+    if (static_cast<int>(s) == bad) seed[key] = value;
     seeds.push_back(seed);
   }
   return {{"seeds", seeds}};

@@ -71,6 +71,24 @@ INSTANTIATE_TEST_SUITE_P(
                     Planted{"error", json{{"kind", "cuda"}, {"message", "illegal address"}},
                             Status::kCrashed}));
 
+// compute-sanitizer's run on the first seed: memcheck's errors are out-of-bounds accesses,
+// racecheck's hazards nondeterminism; a run that could not happen (no count) rejects nothing.
+TEST(Isolated, SanitizerReportsAreJudged) {
+  json n = seeds_with(0, "sanitizer_errors", 1);
+  n["seeds"][0]["sanitizer"] = "memcheck";
+  n["seeds"][0]["sanitizer_detail"] = "Invalid __global__ read of size 4 bytes";
+  const Outcome memcheck = isolated(n, Thresholds{});
+  EXPECT_EQ(memcheck.status, Status::kOutOfBounds);
+  EXPECT_NE(memcheck.detail.find("Invalid __global__ read"), std::string::npos) << memcheck.detail;
+  n["seeds"][0]["sanitizer"] = "racecheck";
+  EXPECT_EQ(isolated(n, Thresholds{}).status, Status::kNondeterministic);
+  n["seeds"][0]["sanitizer_errors"] = nullptr;
+  n["seeds"][0]["sanitizer_detail"] = "compute-sanitizer not found";
+  EXPECT_TRUE(isolated(n, Thresholds{}).ok());
+  n["seeds"][0]["sanitizer_errors"] = 0;
+  EXPECT_TRUE(isolated(n, Thresholds{}).ok());
+}
+
 TEST(Isolated, MissingSeedsFail) {
   json n = seeds_with(-1, "", nullptr);
   n["seeds"].erase(2);
@@ -138,6 +156,35 @@ TEST(Performance, RatioAndRejection) {
   const Outcome slower = performance_verdict({{"baseline_ms", base}, {"candidate_ms", slow}}, t);
   EXPECT_EQ(slower.status, Status::kSlower);
   EXPECT_FALSE(performance_verdict({{"baseline_ms", {1.0}}, {"candidate_ms", {1.0}}}, t).ok());
+}
+
+// The replays checked after timing: a candidate whose replayed outputs stray from the
+// baseline's further than the same graphs called directly is rejected however fast it is.
+TEST(Performance, ReplaysThatComputeOtherwiseThanDirectCallsAreRejected) {
+  const Thresholds t;
+  std::vector<double> base(30, 1.0);
+  std::vector<double> fast(30, 0.1);
+  const json agree = {{"seed", 0},
+                      {"replay_tol", 3e-6},
+                      {"replay_nonfinite_match", true},
+                      {"direct_tol", 2e-6},
+                      {"direct_nonfinite_match", true}};
+  json stale = agree;
+  stale["seed"] = 1;
+  stale["replay_tol"] = 0.4;
+  json n = {{"baseline_ms", base}, {"candidate_ms", fast}, {"replay_checks", json::array({agree})}};
+  EXPECT_TRUE(performance_verdict(n, t).ok());
+  n["replay_checks"].push_back(stale);
+  const Outcome o = performance_verdict(n, t);
+  EXPECT_EQ(o.status, Status::kReplayMismatch);
+  EXPECT_NE(o.detail.find("seed 1"), std::string::npos) << o.detail;
+  json nan = agree;
+  nan["replay_nonfinite_match"] = false;
+  n["replay_checks"] = json::array({nan});
+  EXPECT_EQ(performance_verdict(n, t).status, Status::kReplayMismatch);
+  n["replay_checks"] = json::array({{{"seed", 0}, {"error", {{"kind", "python"}, {"message", "boom"}}}}});
+  EXPECT_EQ(performance_verdict(n, t).status, Status::kReplayMismatch);
+  EXPECT_EQ(to_string(Status::kReplayMismatch), "replay_mismatch");
 }
 
 TEST(Performance, CapturesThatDisagreeAreNotAGain) {

@@ -37,6 +37,32 @@ TEST(Model, EagerMatchFallbackAndMismatch) {
   EXPECT_EQ(model_verdict(nan, t).status, Status::kModelMismatch);
 }
 
+// The fallback's elementwise count: a largest error within 10x of the compiler's passes only when
+// the elements off by more than 1% of float64's value are not many more than the compiler's.
+TEST(Model, TheFallbackCountsElementsOffRelativeToTheirOwnSize) {
+  const Thresholds t;
+  json seed = {{"seed", 0},
+               {"tol_vs_eager", 1e-3},
+               {"nonfinite_match", true},
+               {"candidate_err_f64", 1.48},
+               {"baseline_err_f64", 1.48},
+               {"elements", 2048},
+               {"candidate_rel_f64", 129},
+               {"baseline_rel_f64", 0}};
+  const Outcome flushed = model_verdict({{"seeds", json::array({seed})}}, t);
+  EXPECT_EQ(flushed.status, Status::kModelMismatch);
+  EXPECT_NE(flushed.detail.find("129 of 2048 elements"), std::string::npos) << flushed.detail;
+  seed["candidate_rel_f64"] = 1;  // one element: within the share allowed (at least one)
+  EXPECT_TRUE(model_verdict({{"seeds", json::array({seed})}}, t).ok());
+  seed["candidate_rel_f64"] = 40;  // the compiler's own count is 4: 10 x 4 + 1 allowed
+  seed["baseline_rel_f64"] = 4;
+  EXPECT_TRUE(model_verdict({{"seeds", json::array({seed})}}, t).ok());
+  seed["candidate_rel_f64"] = 42;
+  EXPECT_EQ(model_verdict({{"seeds", json::array({seed})}}, t).status, Status::kModelMismatch);
+  seed.erase("candidate_rel_f64");  // a worker that does not count: the largest error decides
+  EXPECT_TRUE(model_verdict({{"seeds", json::array({seed})}}, t).ok());
+}
+
 // Side effects against the compiler's: a recomposed model whose values match eager still fails
 // when it changes an input, parameter or buffer the compiler's graphs leave alone, skips an
 // update they make, or returns an output sharing an input's storage where they do not.

@@ -96,6 +96,11 @@ int main(int argc, char** argv) {
       ->add_option("--samples", verify.options.thresholds.samples,
                    "timing samples per side in the performance gate")
       ->check(CLI::Range(5, 10000));
+  verify_cmd
+      ->add_option("--sanitize", verify.options.thresholds.sanitize,
+                   "G2 also runs each candidate's first seed under compute-sanitizer (memcheck or "
+                   "racecheck)")
+      ->check(CLI::IsMember({"memcheck", "racecheck"}));
 
   kernelopt::engine::VerifyCommand optimize;
   optimize.optimize = true;
@@ -116,6 +121,11 @@ int main(int argc, char** argv) {
       ->add_option("--samples", optimize.options.thresholds.samples,
                    "timing samples per side in the performance gate")
       ->check(CLI::Range(5, 10000));
+  optimize_cmd
+      ->add_option("--sanitize", optimize.options.thresholds.sanitize,
+                   "G2 also runs each candidate's first seed under compute-sanitizer (memcheck or "
+                   "racecheck)")
+      ->check(CLI::IsMember({"memcheck", "racecheck"}));
   kernelopt::engine::SearchFlags optimize_flags;
   add_search_flags(optimize_cmd, optimize_flags, "");
 

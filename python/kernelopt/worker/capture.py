@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from .compare import max_abs_err as _max_abs_err
 from .compare import park
 from .errors import WorkerError, one_line
-from .problem import Problem, describe_value, run_forward
+from .problem import Problem, describe_value, named_state, run_forward, seed_state
+from .stress import kind
 
 
 @dataclass
@@ -47,6 +48,7 @@ class Capture:
     state_snapshot: dict | None = None
     inputs_snapshot_by_seed: dict = field(default_factory=dict)  # seed -> host copies (or None)
     inputs_digest_by_seed: dict = field(default_factory=dict)  # seed -> the inputs' first digests
+    redrawn_by_seed: dict = field(default_factory=dict)  # stress seed -> its parameters (seed_state)
 
 
 def _output_code_class():
@@ -138,7 +140,10 @@ def capture(problem: Problem, run_dir: str, seeds: list, mode: str, references: 
         graph = result.graphs[index]
         seed = current["seed"]
         if seed not in graph.args_by_seed:
-            graph.args_by_seed[seed] = list(inputs)
+            # A seed with redrawn parameters keeps copies of them: the model's own tensors get
+            # their first values back once its capture is done.
+            graph.args_by_seed[seed] = [a.clone() if id(a) in current["state"] else a for a in inputs] \
+                if kind(seed) == "redrawn" else list(inputs)
         graph.calls_by_seed[seed] = graph.calls_by_seed.get(seed, 0) + 1
         if seed == seeds[0]:
             result.order.append(index)
@@ -147,42 +152,87 @@ def capture(problem: Problem, run_dir: str, seeds: list, mode: str, references: 
     per_seed = []
     compile_s = None
     cls.__call__ = recording_call
+    current["state"] = {id(t) for t in named_state(problem).values()}
+    dropped = []
     try:
         for seed in seeds:
+            why = _no_room_for(result, seeds[0], current["state"], len(per_seed)) \
+                if kind(seed) and result.inputs_by_seed else ""
+            if why:
+                dropped.append({"seed": seed, "why": why})
+                continue
             current["seed"] = seed
-            inputs = problem.make_inputs(seed)
-            result.inputs_by_seed[seed] = inputs
-            eager = [t.clone() for t in run_forward(problem, inputs)]
-            t0 = time.perf_counter()
-            with torch.no_grad():
-                out = result.compiled(*inputs)
-            torch.cuda.synchronize()
-            if compile_s is None:
-                compile_s = time.perf_counter() - t0
-            compiled_out = [t for t in (out if isinstance(out, (list, tuple)) else [out])
-                            if isinstance(t, torch.Tensor)]
-            entry = {"seed": seed, "compiled_vs_eager_max_abs": _max_abs_err(compiled_out, eager)}
-            ref64 = float64_reference_or_none(result, problem, inputs) if references else None
-            if references and ref64 is None:
-                entry["float64_error"] = result.f64_error
-            if ref64 is not None:
-                entry["eager_vs_f64_max_abs"] = _max_abs_err(eager, ref64)
-                entry["compiled_vs_f64_max_abs"] = _max_abs_err(compiled_out, ref64)
-                ref64 = result.f64_by_seed[seed] = park(ref64)
-                if run_dir and save_references:
-                    refs = os.path.join(run_dir, "refs")
-                    os.makedirs(refs, exist_ok=True)
-                    _save_atomic([t.cpu() for t in eager], os.path.join(refs, f"seed{seed}_eager.pt"))
-                    _save_atomic([t.cpu() for t in ref64], os.path.join(refs, f"seed{seed}_f64.pt"))
-                del ref64
-            del compiled_out, out
-            result.eager_by_seed[seed] = park(eager)
+            with seed_state(problem, seed, result.redrawn_by_seed):
+                entry, compile_s = _capture_seed(problem, result, seed, compile_s, references, run_dir,
+                                                 save_references)
             per_seed.append(entry)
     finally:
         cls.__call__ = original_call
     _write_sources(result, run_dir)
-    return result, {"compile_s": compile_s, "seeds": per_seed, "graphs": _describe_graphs(result, seeds[0]),
-                    "call_order": result.order}
+    return result, {"compile_s": compile_s, "seeds": per_seed, "dropped_seeds": dropped,
+                    "graphs": _describe_graphs(result, seeds[0]), "call_order": result.order}
+
+
+# What a seed holds later, in units of what the first seed keeps (its inputs and the compiled
+# graphs' arguments, parameters left out): the segments' captured inputs and outputs, copied for
+# every seed kept; and, once, the gates' working room (G2's placed copies with their guard bands,
+# float64 references, the CUDA graphs G4 times).
+_PROBES_PER_SEED = 2
+_WORKING_ROOM = 5
+
+
+def _no_room_for(result: Capture, first, state_ids: set, kept: int) -> str:
+    """Why another seed cannot be kept on the device ("" when it can): with `kept` seeds kept,
+    the free memory must hold this seed's inputs, every kept seed's segment copies and the
+    gates' working room."""
+    import torch
+
+    held = {}
+    for value in list(result.inputs_by_seed[first]) + [a for g in result.graphs for a in g.args_by_seed.get(first, [])]:
+        if isinstance(value, torch.Tensor) and value.is_cuda and id(value) not in state_ids:
+            held[value.untyped_storage().data_ptr()] = value.untyped_storage().nbytes()
+    need = sum(held.values())
+    free, _ = torch.cuda.mem_get_info()
+    wanted = need * (1 + _PROBES_PER_SEED * (kept + 1) + _WORKING_ROOM)
+    if wanted <= free:
+        return ""
+    return (f"a seed keeps {need / 2**30:.1f} GiB on the device; with {kept + 1} seeds the gates would need "
+            f"{wanted / 2**30:.1f} GiB and {free / 2**30:.1f} GiB are free")
+
+
+def _capture_seed(problem: Problem, result: Capture, seed, compile_s, references: bool, run_dir: str,
+                  save_references: bool):
+    """One seed's run of eager and the compiled model (and the float64 reference on request)."""
+    import torch
+
+    inputs = problem.make_inputs(seed)
+    result.inputs_by_seed[seed] = inputs
+    eager = [t.clone() for t in run_forward(problem, inputs)]
+    t0 = time.perf_counter()
+    with torch.no_grad():
+        out = result.compiled(*inputs)
+    torch.cuda.synchronize()
+    if compile_s is None:
+        compile_s = time.perf_counter() - t0
+    compiled_out = [t for t in (out if isinstance(out, (list, tuple)) else [out])
+                    if isinstance(t, torch.Tensor)]
+    entry = {"seed": seed, "compiled_vs_eager_max_abs": _max_abs_err(compiled_out, eager)}
+    ref64 = float64_reference_or_none(result, problem, inputs) if references else None
+    if references and ref64 is None:
+        entry["float64_error"] = result.f64_error
+    if ref64 is not None:
+        entry["eager_vs_f64_max_abs"] = _max_abs_err(eager, ref64)
+        entry["compiled_vs_f64_max_abs"] = _max_abs_err(compiled_out, ref64)
+        ref64 = result.f64_by_seed[seed] = park(ref64)
+        if run_dir and save_references:
+            refs = os.path.join(run_dir, "refs")
+            os.makedirs(refs, exist_ok=True)
+            _save_atomic([t.cpu() for t in eager], os.path.join(refs, f"seed{seed}_eager.pt"))
+            _save_atomic([t.cpu() for t in ref64], os.path.join(refs, f"seed{seed}_f64.pt"))
+        del ref64
+    del compiled_out, out
+    result.eager_by_seed[seed] = park(eager)
+    return entry, compile_s
 
 
 def _save_atomic(obj, path: str) -> None:

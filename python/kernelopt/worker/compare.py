@@ -39,16 +39,38 @@ def pieces(a, b):
 
 
 def max_abs_err(a_list, b_list) -> float:
-    """Largest |a - b| over paired tensors; NaN anywhere counts as infinite."""
+    """Largest |a - b| over paired tensors; a position holding NaN in both or the same infinity
+    in both counts 0, any other NaN or infinity as infinite."""
     import torch
 
     worst = 0.0
     for a, b in zip(a_list, b_list):
         for pa, pb in pieces(a.detach(), b.detach()):
-            d = torch.nan_to_num((pa.double() - pb.double()).abs(), nan=float("inf"))
+            x, y = pa.double(), pb.double()
+            d = torch.nan_to_num((x - y).abs(), nan=float("inf"))
+            d[(x == y) | (torch.isnan(x) & torch.isnan(y))] = 0
             if d.numel():
                 worst = max(worst, float(d.max()))
     return worst
+
+
+REL_TOL = 1e-2  # an element of a float64 comparison is off when |a - r| > REL_TOL * |r|
+
+
+def rel_exceed(a_list, ref_list) -> int:
+    """How many elements are off by more than REL_TOL of the reference's own magnitude (whatever
+    their size against the largest element); a NaN or infinity where the reference has another
+    value counts, NaN against NaN and equal infinities do not."""
+    import torch
+
+    count = 0
+    for a, b in zip(a_list, ref_list):
+        for pa, pb in pieces(a.detach(), b.detach()):
+            x, y = pa.double(), pb.double()
+            same = (x == y) | (torch.isnan(x) & torch.isnan(y))
+            near = (x - y).abs() <= REL_TOL * y.abs()
+            count += int((~(same | near)).sum())
+    return count
 
 
 def closeness(a_list, b_list) -> dict:
@@ -78,7 +100,8 @@ def compare(out, ref, rtol: float, atol: float) -> dict:
     """Errors of `out` against `ref` (same shape and dtype). `max_abs_err` and `max_rel_err` are
     over the positions where both are finite (`max_rel_err` also skips ref == 0); NaN, Inf and
     unwritten positions are counted separately; `mismatched` counts what fails
-    isclose(rtol, atol, equal_nan=True), NaN and Inf disagreements included."""
+    isclose(rtol, atol, equal_nan=True), NaN and Inf disagreements included (for integer and
+    boolean outputs: what differs at all)."""
     import torch
 
     total = {"elements": out.numel(), "max_abs_err": 0.0, "max_rel_err": 0.0, "mismatched": 0,
@@ -93,7 +116,9 @@ def compare(out, ref, rtol: float, atol: float) -> dict:
         if bool(rel_mask.any()):
             total["max_rel_err"] = max(total["max_rel_err"],
                                        float((diff[rel_mask] / b[rel_mask].abs()).max()))
-        close = torch.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True)
+        # Integers (indices, counts, masks) match exactly or not at all.
+        exact = not (po.dtype.is_floating_point or po.dtype.is_complex)
+        close = a.eq(b) if exact else torch.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True)
         inf_differs = torch.isposinf(a).ne(torch.isposinf(b)) | torch.isneginf(a).ne(torch.isneginf(b))
         total["mismatched"] += int((~close).sum())
         total["unwritten"] += int(still_poisoned(po, pr).sum())

@@ -13,10 +13,12 @@ import statistics
 from .capture import Capture, _output_code_class, float64_reference_or_none
 from .compare import closeness as _closeness
 from .compare import max_abs_err as _max_abs_err
+from .compare import rel_exceed
 from .buffers import digest
 from .compare import park
 from .errors import failure
-from .problem import run_forward
+from .problem import named_state as _named_state
+from .problem import run_forward, seed_state
 
 
 class redirected:
@@ -92,16 +94,6 @@ def _sharing(outputs: list, inputs: list) -> list:
     return [i for i, t in enumerate(outputs) if t.untyped_storage().data_ptr() in held]
 
 
-def _named_state(problem) -> dict:
-    import torch
-
-    model = problem.model
-    if not isinstance(model, torch.nn.Module):
-        return {}
-    return {**{f"parameter {n}": p for n, p in model.named_parameters()},
-            **{f"buffer {n}": b for n, b in model.named_buffers()}}
-
-
 # Inputs of a seed up to this many bytes in all are kept on the host for _restore; larger ones
 # are drawn again from the seed when needed (and checked against their first digest).
 _HOST_INPUTS_LIMIT = 1 << 30
@@ -150,10 +142,16 @@ def _keep_inputs(cap: Capture, seed, inputs: list) -> None:
 
 
 def model_check_seed(problem, cap: Capture, modules: dict, seed) -> dict:
-    """G3's numbers for one seed; `error` set (numbers left out) when the recomposed model raised."""
-    inputs = cap.inputs_by_seed[seed]
+    """G3's numbers for one seed (with its parameters: seed_state); `error` set (numbers left
+    out) when the recomposed model raised."""
     if cap.state_snapshot is None:
         cap.state_snapshot = {n: _host_copy(t) for n, t in _named_state(problem).items()}
+    with seed_state(problem, seed, cap.redrawn_by_seed):
+        return _model_check(problem, cap, modules, seed)
+
+
+def _model_check(problem, cap: Capture, modules: dict, seed) -> dict:
+    inputs = cap.inputs_by_seed[seed]
     if seed not in cap.inputs_snapshot_by_seed:
         _keep_inputs(cap, seed, inputs)
     if seed not in cap.eager_by_seed:
@@ -167,10 +165,15 @@ def model_check_seed(problem, cap: Capture, modules: dict, seed) -> dict:
     def err_f64(outputs):
         return None if ref64 is None else _max_abs_err(outputs, ref64)
 
+    def rel_f64(outputs):
+        return None if ref64 is None else rel_exceed(outputs, ref64)
+
     if seed not in cap.baseline_check_by_seed:
         before = _state(problem, inputs)
         baseline = _forward(cap, inputs)
         cap.baseline_check_by_seed[seed] = {"baseline_err_f64": err_f64(baseline),
+                                             "baseline_rel_f64": rel_f64(baseline),
+                                             "elements": sum(t.numel() for t in baseline),
                                              **_against_eager(baseline, eager, "baseline_"),
                                              "baseline_state_changed": sorted(_changed(before, _state(problem, inputs))),
                                              "baseline_outputs_sharing_inputs": _sharing(baseline, inputs)}
@@ -191,7 +194,8 @@ def model_check_seed(problem, cap: Capture, modules: dict, seed) -> dict:
                   "max_abs_vs_eager": inf, "candidate_err_f64": inf, **base}
     else:
         result = {"seed": seed, "error": None, "outputs": len(candidate), **_against_eager(candidate, eager),
-                  "candidate_err_f64": err_f64(candidate), "state_changed": sorted(changed),
+                  "candidate_err_f64": err_f64(candidate), "candidate_rel_f64": rel_f64(candidate),
+                  "state_changed": sorted(changed),
                   "outputs_sharing_inputs": _sharing(candidate, inputs), **base}
     # After the numbers: an output may be the very tensor put back.
     lost = _restore(problem, cap, seed, changed - set(base["baseline_state_changed"]))
@@ -202,13 +206,18 @@ def model_check_seed(problem, cap: Capture, modules: dict, seed) -> dict:
 
 def _replayable(cap: Capture, modules: dict, seed):
     """All graphs' `call`s in the model's call order, captured in one CUDA graph."""
+    return replayable_with_outputs(cap, modules, seed)[0]
+
+
+def replayable_with_outputs(cap: Capture, modules: dict, seed):
+    """(the CUDA graph of all graphs' `call`s in call order, the tensors those calls returned
+    while it was captured: where each replay leaves its results)."""
     import torch
 
     calls = [(modules[i], cap.graphs[i].args_by_seed[seed]) for i in cap.order]
 
     def run_all():
-        for module, args in calls:
-            module.call(list(args))
+        return [t for module, args in calls for t in _tensors(module.call(list(args)))]
 
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
@@ -218,9 +227,9 @@ def _replayable(cap: Capture, modules: dict, seed):
     torch.cuda.current_stream().wait_stream(side)
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
-        run_all()
+        outputs = run_all()
     torch.cuda.synchronize()
-    return graph
+    return graph, outputs
 
 
 def capture_order(instances: int) -> list[str]:
@@ -253,12 +262,14 @@ def time_pair(cap: Capture, original: dict, recomposed: dict, iters: int, warmup
 
     from .timing import time_interleaved
 
+    from .replays import Alternation, check_replays
+
     seed = next(iter(cap.inputs_by_seed))
     merged = {**original, **recomposed}
     graphs: dict[str, list] = {"b": [], "c": []}
     for side in capture_order(max(1, instances)):
         try:
-            graphs[side].append(_replayable(cap, original if side == "b" else merged, seed))
+            graphs[side].append(replayable_with_outputs(cap, original if side == "b" else merged, seed))
         except torch.cuda.OutOfMemoryError as exc:
             if not graphs[side]:
                 if side == "b":
@@ -272,12 +283,22 @@ def time_pair(cap: Capture, original: dict, recomposed: dict, iters: int, warmup
     count = min(len(graphs["b"]), len(graphs["c"]))  # >= 1: each side's first capture succeeded
     pairs = [g for k in range(count) for g in (graphs["b"][k], graphs["c"][k])]
     per_iter = max(5, -(-iters // count))
-    samples = time_interleaved([g.replay for g in pairs], iters=per_iter, warmup=warmup)
+    # The graphs' static inputs hold one seed's values on even turns and another's on odd ones:
+    # a candidate that remembers results by address, or computes otherwise while captured, is
+    # seen when its replays are checked afterwards.
+    alternation = Alternation(cap, seed)
+    try:
+        samples = time_interleaved([g.replay for g, _ in pairs], iters=per_iter, warmup=warmup,
+                                   between=alternation.turn)
+        replays = check_replays(cap, alternation, original, merged, pairs)
+    finally:
+        alternation.restore()
     base_runs, cand_runs = samples[0::2], samples[1::2]
     del graphs, pairs
     torch.cuda.empty_cache()
     base_ms, cand_ms = pool_instances(base_runs), pool_instances(cand_runs)
-    return {"error": None, "seed": seed, "instances": count,
+    return {"error": None, "seed": seed, "instances": count, "alternated_with": alternation.other,
+            "replay_checks": replays,
             "baseline_ms": [round(s, 6) for s in base_ms],
             "candidate_ms": [round(s, 6) for s in cand_ms],
             "baseline_instance_ms": [[round(s, 6) for s in r] for r in base_runs],

@@ -16,7 +16,18 @@ import time
 from .buffers import bits, bitwise_equal, digest, place, poison
 from .compare import combine, compare
 from .errors import failure
-from .streams import StreamWatch
+from .streams import StreamTrace, StreamWatch
+
+# A tensor's guard bands hold as many elements as the tensor spans (at least the request's
+# `guard`, at most GUARD_CAP): a store at any offset within one tensor's length of its ends is
+# seen. Farther writes that land in a tensor the worker holds are seen by the digests of `_held`.
+GUARD_CAP = 1 << 24
+
+
+def _guard_for(value, guard: int) -> int:
+    from .buffers import span
+
+    return max(guard, min(span(value.shape, value.stride()), GUARD_CAP))
 
 
 class Segment:
@@ -49,13 +60,15 @@ class Trial:
         self.device = None
         for root, value in seg.ins.items():
             if _is_tensor(value):
-                p = place(value.shape, value.stride(), value.dtype, value.device, guard, lead)
+                p = place(value.shape, value.stride(), value.dtype, value.device, _guard_for(value, guard),
+                          lead)
                 p.tensor.copy_(value)
                 self.placed[root] = p
                 self.device = value.device
         for root, value in seg.outs.items():
             if root not in self.placed and _is_tensor(value):
-                p = place(value.shape, value.stride(), value.dtype, value.device, guard, lead)
+                p = place(value.shape, value.stride(), value.dtype, value.device, _guard_for(value, guard),
+                          lead)
                 poison(p)
                 self.placed[root] = p
                 self.device = value.device
@@ -101,8 +114,9 @@ def _held(seg: Segment) -> dict:
             for root, t in io.items() if _is_tensor(t)}
 
 
-def check_seed(module, seg: Segment, rtol: float, atol: float, guard: int) -> dict:
-    """All of G2's numbers for one seed; `error` is set (and the numbers left out) if run raised."""
+def check_seed(module, seg: Segment, rtol: float, atol: float, guard: int, profile: bool = False) -> dict:
+    """All of G2's numbers for one seed; `error` is set (and the numbers left out) if run raised.
+    With `profile`, the second run is traced by the CUDA profiler for work on other streams."""
     held = _held(seg)
     watch = StreamWatch()
     first = Trial(seg, guard)
@@ -122,7 +136,14 @@ def check_seed(module, seg: Segment, rtol: float, atol: float, guard: int) -> di
     # model's own tensors sit: a candidate that behaves differently there is seen by the checks
     # on its inputs and by the bitwise comparison of the two runs.
     second = Trial(seg, guard, lead=0)
-    second.run(module, watch)
+    trace = StreamTrace() if profile and second.device is not None and second.device.type == "cuda" else None
+    if trace is None:
+        second.run(module, watch)
+    else:
+        with trace:
+            second.run(module, watch)
+        for what in trace.off_stream:
+            watch.note(what)
     if second.error is None:
         mutated |= second.mutated_inputs(seg)
         result["relaid_tensors"] = sorted(set(result["relaid_tensors"]) | set(second.relaid()))
@@ -133,6 +154,7 @@ def check_seed(module, seg: Segment, rtol: float, atol: float, guard: int) -> di
     result["stray_writes"] = sorted(name for name, d in held.items() if after.get(name) != d)
     result["side_stream"] = watch.side_stream
     result["side_stream_detail"] = watch.seen
+    result["stream_trace"] = None if trace is None else trace.available
     result["second_run_error"] = second.error
     # Bitwise equality is the measurement itself: there is no threshold for the engine to hold.
     result["deterministic"] = second.error is None and all(

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import WorkerError, is_out_of_memory, one_line, problem_error
+from .stress import transform_inputs
 
 INIT_SEED = 42  # weights are drawn with this seed; inputs with the request's seeds
 
@@ -29,7 +30,8 @@ class Problem:
     init_inputs: list = field(default_factory=list)
 
     def make_inputs(self, seed: int) -> list:
-        """The problem's inputs for one seed, on the problem's device."""
+        """The problem's inputs for one seed, on the problem's device (a stress seed's
+        transformed, stress.py)."""
         import torch
 
         torch.manual_seed(seed)
@@ -37,7 +39,7 @@ class Problem:
             inputs = _call(self.path, "get_inputs()", self.module.get_inputs)
         if not isinstance(inputs, (list, tuple)):
             raise problem_error(self.path, f"get_inputs() must return a list, got {type(inputs).__name__}")
-        return [x.to(self.device) if isinstance(x, torch.Tensor) else x for x in inputs]
+        return transform_inputs(seed, [x.to(self.device) if isinstance(x, torch.Tensor) else x for x in inputs])
 
 
 def _call(path: str, what: str, fn, *args):
@@ -118,6 +120,54 @@ def load_problem(path: str, device: str, label: str = "") -> Problem:
     name = os.path.splitext(os.path.basename(path))[0]
     return Problem(path=path, name=name, device=device, module=module, model=model,
                    init_inputs=list(init_inputs))
+
+
+def named_state(problem: Problem) -> dict:
+    """The model's parameters and buffers by name ("parameter NAME", "buffer NAME")."""
+    import torch
+
+    model = problem.model
+    if not isinstance(model, torch.nn.Module):
+        return {}
+    return {**{f"parameter {n}": p for n, p in model.named_parameters()},
+            **{f"buffer {n}": b for n, b in model.named_buffers()}}
+
+
+class seed_state:
+    """While active, the model's state is the seed's: a stress seed that redraws parameters and
+    buffers copies its values in (computed once, kept in `cache`) and puts the previous values
+    back on exit; any other seed leaves the model alone. Tensors keep their identity (compiled
+    graphs hold them)."""
+
+    def __init__(self, problem: Problem, seed, cache: dict):
+        self.problem, self.seed, self.cache = problem, seed, cache
+        self._saved: dict = {}
+
+    def __enter__(self):
+        import torch
+
+        from .stress import kind, redrawn_state
+
+        if kind(self.seed) != "redrawn":
+            return self
+        state = named_state(self.problem)
+        if self.seed not in self.cache:
+            self.cache[self.seed] = redrawn_state(self.seed, state)
+        with torch.no_grad():
+            for name, value in self.cache[self.seed].items():
+                self._saved[name] = state[name].detach().to("cpu", copy=True)
+                state[name].copy_(value)
+        return self
+
+    def __exit__(self, *exc):
+        import torch
+
+        state = named_state(self.problem)
+        with torch.no_grad():
+            for name, value in self._saved.items():
+                state[name].copy_(value)
+        self._saved = {}
+        return False
 
 
 def run_forward(problem: Problem, inputs: list):

@@ -189,8 +189,15 @@ class Session:
             return {"segment": seg, "load_error": failure(exc), "seeds": [], "skipped_seeds": skipped,
                     "worker_exiting": False}
         results = []
-        for seed in seeds:
-            entry = check_seed(module, Segment(captured[seed]), rtol, atol, int(req.get("guard", 1024)))
+        for k, seed in enumerate(seeds):
+            # The first seed's second run is traced for work on other streams (once is enough:
+            # the profiler costs a second or so per candidate).
+            entry = check_seed(module, Segment(captured[seed]), rtol, atol, int(req.get("guard", 1024)),
+                               profile=k == 0)
+            if k == 0 and req.get("sanitize") and entry.get("error") is None:
+                from .sanitize import run_sanitized
+
+                entry.update(run_sanitized(str(req["sanitize"]), captured[seed], req["candidate"]))
             results.append({"seed": seed, **entry})
             if self._note_fatal(entry.get("error"), entry.get("second_run_error")):
                 break

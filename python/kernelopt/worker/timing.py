@@ -85,16 +85,22 @@ def time_calls(fn, iters: int, warmup: int, mode: str) -> list[float]:
     return samples
 
 
-def time_interleaved(fns: list, iters: int, warmup: int) -> list[list[float]]:
+def time_interleaved(fns: list, iters: int, warmup: int, between=None) -> list[list[float]]:
     """Times several calls in turns (fns[0], fns[1], ..., fns[0], ...), each after an L2 flush and
-    with the host synced, so that drifts of clock or temperature hit them alike; ms per call."""
+    with the host synced, so that drifts of clock or temperature hit them alike; ms per call.
+    `between(turn)`, when given, runs before each turn (and each warm-up turn), outside the timed
+    region."""
     import torch
 
-    for _ in range(warmup):
+    for turn in range(warmup):
+        if between is not None:
+            between(turn)
         for fn in fns:
             fn()
     samples: list[list[float]] = [[] for _ in fns]
-    for _ in range(iters):
+    for turn in range(iters):
+        if between is not None:
+            between(turn)
         for fn, out in zip(fns, samples):
             start = torch.cuda.Event(enable_timing=True)
             end = torch.cuda.Event(enable_timing=True)

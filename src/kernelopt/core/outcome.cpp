@@ -7,7 +7,7 @@ namespace kernelopt {
 
 namespace {
 
-constexpr std::array<std::pair<Status, const char*>, 18> kNames = {{
+constexpr std::array<std::pair<Status, const char*>, 19> kNames = {{
     {Status::kOk, "ok"},
     {Status::kCompileFailed, "compile_failed"},
     {Status::kResourceExceeded, "resource_exceeded"},
@@ -24,6 +24,7 @@ constexpr std::array<std::pair<Status, const char*>, 18> kNames = {{
     {Status::kWrongResult, "wrong_result"},
     {Status::kNondeterministic, "nondeterministic"},
     {Status::kModelMismatch, "model_mismatch"},
+    {Status::kReplayMismatch, "replay_mismatch"},
     {Status::kSlower, "slower"},
     {Status::kSkipped, "skipped"},
 }};

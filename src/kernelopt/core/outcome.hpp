@@ -24,6 +24,7 @@ enum class Status {
   kWrongResult,       // values outside the tolerance
   kNondeterministic,  // two runs on the same inputs differ
   kModelMismatch,     // the recomposed model differs from eager, also against float64
+  kReplayMismatch,    // replayed in a CUDA graph, it computes other outputs than called directly
   kSlower,            // the recomposed model is slower than the baseline
   kSkipped            // not checked: an earlier gate failed
 };

@@ -161,6 +161,7 @@ Workbench::Workbench(const VerifyOptions& options,
                      Progress progress,
                      FacesOf faces_of)
     : options_(options),
+      thresholds_(options.thresholds),
       worker_(worker),
       progress_(std::move(progress)),
       faces_of_(std::move(faces_of)),
@@ -182,12 +183,29 @@ Workbench::Workbench(const VerifyOptions& options,
       &worker_,
       options_.problem,
       std::chrono::duration_cast<std::chrono::milliseconds>(options_.gate_timeout),
-      options_.thresholds,
+      thresholds_,
       [this] {
         if (!worker_.running() || worker_.starts() != prepared_) prepare();
       },
       nullptr};
   cascade_ = std::make_unique<gate::Cascade>(context, &store_, problem_id_, recompose);
+}
+
+void Workbench::keep_captured_seeds() {
+  const auto& dropped = captured_.value("dropped_seeds", nlohmann::json::array());
+  if (!dropped.is_array() || dropped.empty()) return;
+  std::vector<int> kept;
+  for (const auto& s : captured_.value("seeds", nlohmann::json::array())) {
+    if (s.is_object() && s.contains("seed") && s.at("seed").is_number_integer()) {
+      kept.push_back(s.at("seed").get<int>());
+    }
+  }
+  for (const auto& d : dropped) {
+    if (d.is_object()) {
+      say(fmt::format("seed {} left out: {}", d.value("seed", -1), d.value("why", "")));
+    }
+  }
+  thresholds_.seeds = kept;
 }
 
 void Workbench::say(const std::string& line) const {
@@ -197,11 +215,12 @@ void Workbench::say(const std::string& line) const {
 void Workbench::prepare() {
   const fs::path work = fs::path(options_.run_dir) / "work";
   say(fmt::format("loading and compiling {} ({} seeds)", options_.problem,
-                  options_.thresholds.seeds.size()));
+                  thresholds_.seeds.size()));
   worker::Client client = raising_client(worker_, options_.problem);
   const auto deadline = std::chrono::duration_cast<std::chrono::milliseconds>(options_.timeout);
   (void)*client.load({fs::absolute(options_.problem).string(), options_.problem, "cuda"}, deadline);
-  captured_ = client.capture({work.string(), options_.thresholds.seeds, true}, deadline)->document;
+  captured_ = client.capture({work.string(), thresholds_.seeds, true}, deadline)->document;
+  keep_captured_seeds();
   Graphs fresh = parse_graphs(captured_, options_);
   if (prepared_ >= 0 && fresh.texts != graphs_.texts) {
     throw Error("kernelopt.capture",

@@ -75,9 +75,13 @@ class Workbench {
 
  private:
   void prepare();
+  // The capture's seeds become the gates' seeds: a stress seed the worker left out for want of
+  // device memory (named in the capture's `dropped_seeds`, each said on the progress line).
+  void keep_captured_seeds();
   void say(const std::string& line) const;
 
   const VerifyOptions& options_;
+  gate::Thresholds thresholds_;  // options_.thresholds, less the seeds the capture left out
   worker::Worker& worker_;
   Progress progress_;
   FacesOf faces_of_;

@@ -37,6 +37,11 @@ Outcome judge_seed(const worker::IsolatedSeed& s, const std::vector<std::string>
     return fail(Status::kAliasedOutput,
                 "re-strided or re-pointed tensors " + listed(s.relaid_tensors));
   }
+  if (s.sanitizer_errors && *s.sanitizer_errors > 0) {
+    return fail(s.sanitizer == "racecheck" ? Status::kNondeterministic : Status::kOutOfBounds,
+                fmt::format("compute-sanitizer {}: {} error(s): {}", s.sanitizer,
+                            *s.sanitizer_errors, s.sanitizer_detail));
+  }
   if (s.side_stream) return fail(Status::kSideStream, "used another stream");
   if (!s.stray_writes.empty()) {
     return fail(Status::kOutOfBounds,
@@ -159,7 +164,8 @@ Outcome judge_isolated_deferral(const Outcome& failed,
 Outcome check_isolated(GateContext& ctx, const Candidate& candidate) {
   const Thresholds& t = ctx.thresholds;
   const auto answer = gate_client(ctx).check_candidate(
-      {candidate.segment, candidate.path, t.seeds, t.isolated_rtol, t.isolated_atol}, ctx.deadline);
+      {candidate.segment, candidate.path, t.seeds, t.isolated_rtol, t.isolated_atol, t.sanitize},
+      ctx.deadline);
   if (!answer.ok()) return refused(ctx, answer, kGate);
   Outcome outcome = judge_isolated(*answer, t, candidate.face.scratch);
   // A deferral needs the compiled model's own check against eager. It is asked once per problem,

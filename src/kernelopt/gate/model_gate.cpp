@@ -56,6 +56,22 @@ std::optional<Outcome> side_effects(const worker::ModelCheck& n, const worker::M
   return std::nullopt;
 }
 
+// The fallback's elementwise test: the largest error passing says nothing of small elements,
+// whose rounding hides under a large one's. The elements off by more than 1% of float64's own
+// value may number at most float64_factor x the compiler's, plus float64_rel_share of the
+// elements (at least one). The reason when they exceed it; nullopt when they do not, or when
+// the worker did not count them.
+std::optional<std::string> relatively_off(const worker::ModelSeed& s, const Thresholds& t) {
+  if (!s.candidate_rel_f64 || !s.baseline_rel_f64) return std::nullopt;
+  const double allowed = t.float64_factor * *s.baseline_rel_f64 +
+                         std::max(1.0, t.float64_rel_share * s.elements);
+  if (*s.candidate_rel_f64 <= allowed) return std::nullopt;
+  return fmt::format(
+      "seed {}: within {}x of the compiler's largest float64 error, but {:.0f} of {:.0f} elements "
+      "are off by more than 1% of float64's value (the compiler's: {:.0f}; at most {:.0f})",
+      s.seed, t.float64_factor, *s.candidate_rel_f64, s.elements, *s.baseline_rel_f64, allowed);
+}
+
 }  // namespace
 
 bool matches_eager(const worker::Closeness& closeness, double tol) {
@@ -82,6 +98,7 @@ Outcome judge_model(const worker::ModelCheck& n, const Thresholds& t) {
     }
     // A candidate's error that is not there is not small: only a number can pass.
     if (s.candidate_err_f64 <= t.float64_factor * s.baseline_err_f64) {
+      if (auto off = relatively_off(s, t)) return mismatch(n, *off);
       ++fallbacks;
       continue;
     }

@@ -1,9 +1,11 @@
 // G4 performance: interleaved replays of baseline and candidate, ratio of medians with a
 // bootstrap interval (two-level when the worker timed several captures of each side, and paired
 // when their samples were taken in turns, one baseline sample right before one candidate sample);
-// rejected under the minimum ratio.
+// rejected under the minimum ratio; before the ratio, the replays' outputs checked.
 #include <algorithm>
 #include <limits>
+#include <optional>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -12,7 +14,39 @@
 
 namespace kernelopt::gate {
 
+namespace {
+
+// The replays checked after timing: for every seed, the candidate's replayed outputs must match
+// the baseline's as closely as the same graphs called directly do (twice that tolerance, or
+// model_tol when larger), with NaN and infinities alike wherever the direct calls had them
+// alike. The reason when they do not; nullopt when they do (or the worker checked none).
+std::optional<std::string> replay_mismatch(const worker::PairTiming& n, const Thresholds& t) {
+  for (const auto& c : n.replay_checks) {
+    if (c.error) {
+      return fmt::format("seed {}: the replays could not be checked: {}", c.seed,
+                         c.error->message);
+    }
+    const double allowed = std::max(2 * c.direct_tol, t.model_tol);
+    if (c.direct_nonfinite_match && !c.replay_nonfinite_match) {
+      return fmt::format("seed {}: replayed, NaN or infinities sit elsewhere than in the "
+                         "baseline's replay (called directly they sit alike)",
+                         c.seed);
+    }
+    if (!(c.replay_tol <= allowed)) {
+      return fmt::format("seed {}: replayed, matches the baseline's replay at {:.3g} only; called "
+                         "directly at {:.3g} (allowed {:.3g})",
+                         c.seed, c.replay_tol, c.direct_tol, allowed);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Outcome judge_performance(const worker::PairTiming& n, const Thresholds& t) {
+  if (auto why = replay_mismatch(n, t)) {
+    return Outcome{Status::kReplayMismatch, "G4 performance", *why, n.document};
+  }
   const std::vector<double>& baseline = n.baseline_ms;
   const std::vector<double>& candidate = n.candidate_ms;
   if (baseline.size() < 5 || candidate.size() < 5) {

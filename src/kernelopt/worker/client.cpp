@@ -118,13 +118,11 @@ Answer<StaticCheck> Client::static_check(const StaticCheckRequest& request, mill
 
 Answer<IsolatedCheck> Client::check_candidate(const IsolatedCheckRequest& request,
                                               milliseconds deadline) {
-  return call({{"op", "check_candidate"},
-               {"segment", request.segment},
-               {"candidate", request.candidate},
-               {"seeds", request.seeds},
-               {"rtol", request.rtol},
-               {"atol", request.atol}},
-              deadline, read_isolated_check);
+  nlohmann::json body = {{"op", "check_candidate"},   {"segment", request.segment},
+                         {"candidate", request.candidate}, {"seeds", request.seeds},
+                         {"rtol", request.rtol},           {"atol", request.atol}};
+  if (!request.sanitize.empty()) body["sanitize"] = request.sanitize;
+  return call(body, deadline, read_isolated_check);
 }
 
 Answer<ModelCheck> Client::model_check(const ModelCheckRequest& request, milliseconds deadline) {

@@ -119,6 +119,7 @@ struct IsolatedCheckRequest {
   // count above zero and defers a small one).
   double rtol = 0;
   double atol = 0;
+  std::string sanitize;  // "", "memcheck" or "racecheck": the first seed also run under the tool
 };
 
 // Graph index -> the recomposed output code that replaces the graph's own.

@@ -48,6 +48,9 @@ IsolatedSeed read_isolated_seed(const nlohmann::json& s) {
   seed.stray_writes = detail::names(s, "stray_writes");
   seed.side_stream = flag(s, "side_stream", false);
   seed.deterministic = flag(s, "deterministic", false);
+  seed.sanitizer = text(s, "sanitizer", "");
+  seed.sanitizer_errors = present_count(s, "sanitizer_errors");
+  seed.sanitizer_detail = text(s, "sanitizer_detail", "");
   return seed;
 }
 
@@ -69,12 +72,30 @@ ModelSeed read_model_seed(const nlohmann::json& s) {
   seed.baseline_max_abs_vs_eager = number(s, "baseline_max_abs_vs_eager", 0);
   seed.candidate_err_f64 = number(s, "candidate_err_f64", kInfinity);
   seed.baseline_err_f64 = number(s, "baseline_err_f64", 0);
+  if (s.contains("candidate_rel_f64") && s.at("candidate_rel_f64").is_number()) {
+    seed.candidate_rel_f64 = number(s, "candidate_rel_f64", 0);
+  }
+  if (s.contains("baseline_rel_f64") && s.at("baseline_rel_f64").is_number()) {
+    seed.baseline_rel_f64 = number(s, "baseline_rel_f64", 0);
+  }
+  seed.elements = number(s, "elements", 0);
   seed.float64_error = detail::message(s, "float64_error");
   seed.state_changed = detail::names(s, "state_changed");
   seed.baseline_state_changed = detail::names(s, "baseline_state_changed");
   seed.outputs_sharing_inputs = detail::names(s, "outputs_sharing_inputs");
   seed.baseline_outputs_sharing_inputs = detail::names(s, "baseline_outputs_sharing_inputs");
   return seed;
+}
+
+ReplayCheck read_replay_check(const nlohmann::json& s) {
+  ReplayCheck check;
+  check.seed = static_cast<int>(integer(s, "seed", -1));
+  check.error = detail::run_error(s, "error");
+  check.replay_tol = number(s, "replay_tol", kInfinity);
+  check.replay_nonfinite_match = flag(s, "replay_nonfinite_match", false);
+  check.direct_tol = number(s, "direct_tol", kInfinity);
+  check.direct_nonfinite_match = flag(s, "direct_nonfinite_match", false);
+  return check;
 }
 
 }  // namespace
@@ -125,6 +146,7 @@ PairTiming read_pair_timing(const nlohmann::json& response) {
   pair.candidate_instance_median_ms = detail::numbers(d, "candidate_instance_median_ms");
   pair.baseline_median_ms = number(d, "baseline_median_ms", 0);
   pair.candidate_median_ms = number(d, "candidate_median_ms", 0);
+  pair.replay_checks = detail::each(d, "replay_checks", read_replay_check);
   return pair;
 }
 

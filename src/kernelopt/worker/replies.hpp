@@ -138,6 +138,12 @@ struct IsolatedSeed {
   std::vector<std::string> stray_writes;  // tensors the worker held and never handed over, changed
   bool side_stream = false;               // run() used a stream other than the current one
   bool deterministic = false;             // a second run gave bitwise the same outputs
+  // compute-sanitizer's run of the candidate on this seed, when asked for: the tool, the errors
+  // (hazards) it reported, nullopt where it could not run (`sanitizer_detail` says why), and its
+  // first report lines.
+  std::string sanitizer;
+  std::optional<long> sanitizer_errors;
+  std::string sanitizer_detail;
 };
 
 // `check_candidate`.
@@ -164,6 +170,11 @@ struct ModelSeed {
   double baseline_max_abs_vs_eager = 0;
   double candidate_err_f64 = kInfinity;  // max abs error against float64; absent: infinite
   double baseline_err_f64 = 0;
+  // Elements off by more than 1% of float64's own value (whatever their size); absent (a worker
+  // that does not count them): no count to hold.
+  std::optional<double> candidate_rel_f64;
+  std::optional<double> baseline_rel_f64;
+  double elements = 0;  // output elements compared
   std::optional<std::string> float64_error;  // why the model has no float64 reference
   // What the forward pass changed besides its outputs (inputs, parameters, buffers by name), and
   // which outputs share an input's storage (by index): the recomposed model's and the compiler's.
@@ -179,6 +190,19 @@ struct ModelCheck {
   nlohmann::json document;
 };
 
+// After G4's timing, one seed's values replayed through a captured candidate instance and its
+// baseline partner (the worst instance), and the same graphs called directly: the smallest
+// tolerance at which the candidate's outputs match the baseline's, and whether NaN and
+// infinities sit alike.
+struct ReplayCheck {
+  int seed = -1;
+  std::optional<RunError> error;  // the replays or direct calls could not be run
+  double replay_tol = kInfinity;
+  bool replay_nonfinite_match = false;
+  double direct_tol = kInfinity;
+  bool direct_nonfinite_match = false;
+};
+
 // `time_pair`: interleaved replays of the baseline and the recomposed graphs.
 struct PairTiming {
   std::optional<RunError> error;    // the recomposed graphs could not be captured or run
@@ -191,6 +215,7 @@ struct PairTiming {
   std::vector<double> candidate_instance_median_ms;
   double baseline_median_ms = 0;
   double candidate_median_ms = 0;
+  std::vector<ReplayCheck> replay_checks;  // empty: a worker that does not check its replays
   nlohmann::json document;
 };
 

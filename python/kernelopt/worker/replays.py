@@ -1,0 +1,113 @@
+"""G4's checks of what the timed replays computed.
+
+While G4 times the captured graphs, their static inputs alternate between two seeds' values
+(`Alternation`, copied between turns outside the timed region). Afterwards every captured
+instance of both sides is replayed once more on each seed's values and its outputs compared with
+the baseline's, next to the same comparison of direct (uncaptured) calls: a candidate that keeps
+results between calls, keyed by address or by part of its input, or that computes otherwise while
+a CUDA graph is captured, agrees with the baseline when called directly and not when replayed.
+Numbers only: the engine judges.
+"""
+
+from __future__ import annotations
+
+from .compare import closeness
+from .errors import failure
+from .stress import kind
+
+
+def _tensor(value) -> bool:
+    import torch
+
+    return isinstance(value, torch.Tensor)
+
+
+def _same_layout(a, b) -> bool:
+    return (a.shape == b.shape and a.dtype == b.dtype and a.stride() == b.stride()
+            and a.device == b.device)
+
+
+class Alternation:
+    """The static inputs of the captured graphs (the first seed's arguments) and the values of
+    another plain seed to put in them. `other` is None when no other plain seed was captured."""
+
+    def __init__(self, cap, seed):
+        self.seed = seed
+        plain = [s for s in cap.inputs_by_seed if s != seed and not kind(s)]
+        self.other = plain[0] if plain else None
+        self._pairs: list = []  # (static tensor, its own values, the other seed's tensor)
+        if self.other is None:
+            return
+        seen = set()
+        for i in dict.fromkeys(cap.order):
+            mine = cap.graphs[i].args_by_seed.get(seed, [])
+            theirs = cap.graphs[i].args_by_seed.get(self.other, [])
+            for a, b in zip(mine, theirs):
+                if _tensor(a) and _tensor(b) and a is not b and id(a) not in seen and _same_layout(a, b):
+                    seen.add(id(a))
+                    self._pairs.append((a, a.clone(), b))
+
+    def load(self, seed) -> None:
+        """Puts `seed`'s values (the first seed's or the other's) in the static inputs."""
+        for static, own, other in self._pairs:
+            static.copy_(own if seed == self.seed else other)
+
+    def turn(self, k: int) -> None:
+        if self.other is not None:
+            self.load(self.seed if k % 2 == 0 else self.other)
+
+    def restore(self) -> None:
+        import torch
+
+        self.load(self.seed)
+        torch.cuda.synchronize()
+
+
+def _direct(cap, modules: dict, seed) -> list:
+    """All graphs' `call`s in call order on the seed's own arguments, uncaptured: their outputs."""
+    import torch
+
+    out = []
+    with torch.no_grad():
+        for i in cap.order:
+            result = modules[i].call(list(cap.graphs[i].args_by_seed[seed]))
+            items = result if isinstance(result, (list, tuple)) else [result]
+            out += [t.detach().clone() for t in items if _tensor(t)]
+    torch.cuda.synchronize()
+    return out
+
+
+def check_replays(cap, alternation: Alternation, original: dict, merged: dict, pairs: list) -> list:
+    """For the first seed and the alternating one: the smallest tolerance at which each captured
+    candidate instance's replayed outputs match its baseline partner's (the worst instance), and
+    the same for direct calls (`closeness`)."""
+    import torch
+
+    seeds = [alternation.seed] + ([alternation.other] if alternation.other is not None else [])
+    results = []
+    for seed in seeds:
+        if any(seed not in cap.graphs[i].args_by_seed for i in cap.order):
+            continue
+        entry = {"seed": seed}
+        try:
+            alternation.load(seed)
+            direct = closeness(_direct(cap, merged, seed), _direct(cap, original, seed))
+            worst, match = 0.0, True
+            for k in range(0, len(pairs) - 1, 2):
+                (base_graph, base_out), (cand_graph, cand_out) = pairs[k], pairs[k + 1]
+                alternation.load(seed)
+                base_graph.replay()
+                torch.cuda.synchronize()
+                base = [t.clone() for t in base_out]
+                alternation.load(seed)
+                cand_graph.replay()
+                torch.cuda.synchronize()
+                replay = closeness(cand_out, base)
+                worst, match = max(worst, replay["tol"]), match and replay["nonfinite_match"]
+                del base
+            entry.update({"error": None, "replay_tol": worst, "replay_nonfinite_match": match,
+                          "direct_tol": direct["tol"], "direct_nonfinite_match": direct["nonfinite_match"]})
+        except Exception as exc:  # a candidate whose replays cannot be checked is data
+            entry.update({"error": failure(exc)})
+        results.append(entry)
+    return results
