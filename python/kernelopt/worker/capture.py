@@ -49,6 +49,7 @@ class Capture:
     inputs_snapshot_by_seed: dict = field(default_factory=dict)  # seed -> host copies (or None)
     inputs_digest_by_seed: dict = field(default_factory=dict)  # seed -> the inputs' first digests
     redrawn_by_seed: dict = field(default_factory=dict)  # stress seed -> its parameters (seed_state)
+    output_bytes: int = 0  # what the first seed's compiled outputs hold (the room a seed's copies take)
 
 
 def _output_code_class():
@@ -156,8 +157,7 @@ def capture(problem: Problem, run_dir: str, seeds: list, mode: str, references: 
     dropped = []
     try:
         for seed in seeds:
-            why = _no_room_for(result, seeds[0], current["state"], len(per_seed)) \
-                if kind(seed) and result.inputs_by_seed else ""
+            why = _no_room_for(result, seeds[0], current["state"], len(per_seed)) if len(per_seed) >= 2 else ""
             if why:
                 dropped.append({"seed": seed, "why": why})
                 continue
@@ -174,17 +174,18 @@ def capture(problem: Problem, run_dir: str, seeds: list, mode: str, references: 
 
 
 # What a seed holds later, in units of what the first seed keeps (its inputs and the compiled
-# graphs' arguments, parameters left out): the segments' captured inputs and outputs, copied for
-# every seed kept; and, once, the gates' working room (G2's placed copies with their guard bands,
-# float64 references, the CUDA graphs G4 times).
-_PROBES_PER_SEED = 2
-_WORKING_ROOM = 5
+# graphs' arguments, parameters left out): the segments' captured inputs, copied for every seed
+# kept (their outputs are counted apart, from the first seed's compiled outputs); and, once, the
+# gates' working room (G2's two placed copies with their guard bands, float64 references, the
+# CUDA graphs G4 times).
+_PROBES_PER_SEED = 1
+_WORKING_ROOM = 3
 
 
 def _no_room_for(result: Capture, first, state_ids: set, kept: int) -> str:
     """Why another seed cannot be kept on the device ("" when it can): with `kept` seeds kept,
-    the free memory must hold this seed's inputs, every kept seed's segment copies and the
-    gates' working room."""
+    the free memory must hold this seed's inputs, every kept seed's segment copies (inputs and
+    outputs) and the gates' working room. The first two seeds are always kept."""
     import torch
 
     held = {}
@@ -193,7 +194,7 @@ def _no_room_for(result: Capture, first, state_ids: set, kept: int) -> str:
             held[value.untyped_storage().data_ptr()] = value.untyped_storage().nbytes()
     need = sum(held.values())
     free, _ = torch.cuda.mem_get_info()
-    wanted = need * (1 + _PROBES_PER_SEED * (kept + 1) + _WORKING_ROOM)
+    wanted = need * (1 + _PROBES_PER_SEED * (kept + 1) + _WORKING_ROOM) + result.output_bytes * (kept + 1)
     if wanted <= free:
         return ""
     return (f"a seed keeps {need / 2**30:.1f} GiB on the device; with {kept + 1} seeds the gates would need "
@@ -217,6 +218,8 @@ def _capture_seed(problem: Problem, result: Capture, seed, compile_s, references
     compiled_out = [t for t in (out if isinstance(out, (list, tuple)) else [out])
                     if isinstance(t, torch.Tensor)]
     entry = {"seed": seed, "compiled_vs_eager_max_abs": _max_abs_err(compiled_out, eager)}
+    if not result.output_bytes:
+        result.output_bytes = sum(t.numel() * t.element_size() for t in compiled_out)
     ref64 = float64_reference_or_none(result, problem, inputs) if references else None
     if references and ref64 is None:
         entry["float64_error"] = result.f64_error
