@@ -172,6 +172,7 @@ def test_record_then_replay_without_network_or_key(env, tmp_path):
     [missing] = helper([complete(llm("anthropic", None, replay=record), role="retry",
                                  context={**CONTEXT, "retry": 1, "error": "x"}, retry=1)], offline)
     assert "no recorded response for request" in missing["error"]["message"]
+    assert missing["error"]["tag"] == "kernelopt.llm.replay"
     no_key_in(tmp_path)
 
 
@@ -184,7 +185,18 @@ def test_a_hand_written_response_answers_by_its_match(env, tmp_path):
     [reply] = helper([complete(llm("openai", None, replay=str(folder)))], env)
     assert reply["ok"] and reply["code"] == CORRECT
     [other] = helper([complete(llm("openai", None, replay=str(folder)), chain=1)], env)
-    assert "chain 1" in other["error"]["message"]
+    assert "no recorded response" in other["error"]["message"] and "chain 1" in other["error"]["message"]
+    (folder / "summarizer.json").write_text(json.dumps(  # fields left out match anything
+        {"match": {"role": "summarizer", "problem": "fake.py"}, "response": {"text": "Any chain.", "usage": {}}}))
+    (folder / "summarizer-chain2.json").write_text(json.dumps(
+        {"match": {"role": "summarizer", "problem": "fake.py", "chain": 2}, "response": {"text": "Chain 2."}}))
+    said = helper([complete(llm("openai", None, replay=str(folder)), role="summarizer", chain=c,
+                            context={**CONTEXT, "verdict": "G2"}) for c in (1, 2)], env)
+    assert [r["text"] for r in said] == ["Any chain.", "Chain 2."]
+    (folder / "summarizer-again.json").write_text((folder / "summarizer.json").read_text())
+    [twice] = helper([complete(llm("openai", None, replay=str(folder)), role="summarizer", chain=1,
+                               context={**CONTEXT, "verdict": "G2"})], env)
+    assert "summarizer-again.json, summarizer.json all answer" in twice["error"]["message"]
 
 
 def test_every_role_renders_and_the_retry_carries_the_gates_error():
@@ -259,3 +271,4 @@ def test_each_answer_reaches_its_verdict_through_the_gates(env, tmp_path):
         subprocess.run([sys.executable, driver, str(tmp_path), str(files["hangs"])], capture_output=True,
                        env=gate_env(tmp_path), timeout=15)
     no_key_in(tmp_path)
+

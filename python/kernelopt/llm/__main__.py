@@ -33,7 +33,7 @@ def handle(line: str) -> dict:
             raise LlmError(f"unknown op {req.get('op')!r}")
         return {"id": req.get("id"), "ok": True, **op(req)}
     except LlmError as exc:
-        return {"id": req.get("id"), "ok": False, "error": {"tag": "kernelopt.llm", "message": exc.message}}
+        return {"id": req.get("id"), "ok": False, "error": {"tag": exc.tag, "message": exc.message}}
 
 
 def main() -> int:

@@ -7,9 +7,10 @@ class LlmError(Exception):
     """A failure the engine reports as one line: an unreachable endpoint, a refused key, a missing
     recording, a bad request."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, tag: str = "kernelopt.llm"):
         super().__init__(message)
         self.message = " ".join(str(message).split())
+        self.tag = tag
 
 
 def scrub(text: str, secret: str | None) -> str:

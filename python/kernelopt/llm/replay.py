@@ -1,9 +1,10 @@
 """Record and replay. A recording is one JSON file per request, named by the hash of the request
 as normalised (provider, model, system prompt, messages, max_tokens, temperature: never a header,
 a URL or the key), holding the request, the response (text and usage) and `match`: the role,
-problem, segment, chain and step it answered. Replay answers a request from the file of its hash;
-where none has it, from the one file whose `match` is the request's (a response written by hand
-names only its match)."""
+problem, segment, chain, step and retry it answered. Replay answers a request from the file of its
+hash; where none has it, from a file written by hand: one with no "key", whose `match` names only
+some of those fields (the others match anything: {"role": "summarizer", "problem": "p.py"} answers
+every summarizer request of p.py). The most specific such file answers; two alike are an error."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import os
 
 from .errors import LlmError
 
+MISSING = "kernelopt.llm.replay"  # the error's tag: the engine ends that chain, not the run
 MATCH_KEYS = ("role", "problem", "segment", "chain", "step", "retry")
 
 
@@ -57,16 +59,22 @@ def find(folder: str, key: str, match: dict) -> dict:
     if not os.path.isdir(folder):
         raise LlmError(f"--llm-replay {folder}: no such folder")
     wanted = _match_of(match)
-    loose = []
+    best, best_paths = -1, []
     for path, entry in _entries(folder):
         if entry.get("key") == key:
             return entry["response"]
-        if entry.get("key") is None and _match_of(entry.get("match") or {}) == wanted:
-            loose.append(path)
-    if len(loose) == 1:
-        with open(loose[0], encoding="utf-8") as f:
-            return json.load(f)["response"]
+        given = entry.get("match") if entry.get("key") is None else None
+        if not isinstance(given, dict) or any(given[k] != wanted.get(k) for k in given if k in MATCH_KEYS):
+            continue
+        fields = sum(1 for k in given if k in MATCH_KEYS)
+        if fields > best:
+            best, best_paths = fields, [(path, entry)]
+        elif fields == best:
+            best_paths.append((path, entry))
+    if len(best_paths) == 1:
+        return best_paths[0][1]["response"]
     what = ", ".join(f"{k} {wanted[k]}" for k in MATCH_KEYS if wanted[k] is not None)
-    if loose:
-        raise LlmError(f"{folder}: {len(loose)} hand-written responses answer {what}: keep one")
-    raise LlmError(f"{folder}: no recorded response for request {key} ({what})")
+    if best_paths:
+        names = ", ".join(os.path.basename(p) for p, _ in best_paths)
+        raise LlmError(f"{folder}: {names} all answer {what}: keep one")
+    raise LlmError(f"{folder}: no recorded response for request {key} ({what})", tag=MISSING)
