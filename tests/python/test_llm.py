@@ -272,3 +272,12 @@ def test_each_answer_reaches_its_verdict_through_the_gates(env, tmp_path):
                        env=gate_env(tmp_path), timeout=15)
     no_key_in(tmp_path)
 
+
+
+def test_a_recording_that_cannot_be_written_is_one_line(env, tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    with ScriptedApi([{"answer": fenced(CORRECT), "usage": [1, 1]}]) as api:
+        [reply] = helper([complete(llm("openai", api.url, record=str(blocked / "rec")))], env)
+    assert not reply["ok"] and reply["error"]["message"].startswith(("FileExistsError", "NotADirectoryError"))
+    assert "\n" not in reply["error"]["message"]

@@ -5,11 +5,13 @@ role's prompt filled from a context, without asking anyone: what the documentati
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 from . import PROTOCOL, prompts
 from .client import complete
-from .errors import LlmError
+from .errors import LlmError, scrub
+from .providers import KEY_ENV
 
 
 def _render(req: dict) -> dict:
@@ -34,6 +36,11 @@ def handle(line: str) -> dict:
         return {"id": req.get("id"), "ok": True, **op(req)}
     except LlmError as exc:
         return {"id": req.get("id"), "ok": False, "error": {"tag": exc.tag, "message": exc.message}}
+    except Exception as exc:  # the loop's one catch-all: a file it cannot write, a bug; never die
+        message = f"{type(exc).__name__}: {exc}"
+        for name in KEY_ENV.values():
+            message = scrub(message, os.environ.get(name))
+        return {"id": req.get("id"), "ok": False, "error": {"tag": "kernelopt.llm", "message": LlmError(message).message}}
 
 
 def main() -> int:
