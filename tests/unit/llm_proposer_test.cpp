@@ -279,3 +279,47 @@ TEST_F(LlmProposer, PromptSizesOnTheCapturedFixtures) {
 
 }  // namespace
 }  // namespace kernelopt
+
+namespace kernelopt {
+namespace {
+
+search::Attempt tried(const std::string& strategy, int chain, bool correct, double ratio) {
+  search::Attempt a;
+  a.segment = 2;
+  a.strategy = strategy;
+  a.settings = {{"chain", chain}, {"step", 0}};
+  a.correct = correct;
+  if (correct) a.ratio = ratio;
+  if (!correct) a.failed_gate = "G2 isolated";
+  return a;
+}
+
+// A language model's chains (family "agent") come after every offline strategy whatever the
+// bottleneck, and a wrong chain does not drop the strategy: its chains are independent samples.
+// Two timed candidates at 0.8x or worse still do.
+TEST(LlmPlan, AgentChainsComeLastAndSurviveAWrongChain) {
+  const std::map<std::string, std::string> offered = {
+      {"config", "config"}, {"llm", "agent"}, {"recipe:pool", "recipe"}, {"rewrite", "rewrite"}};
+  search::Memory m;
+  m.independent("llm");
+  search::Analysis a;
+  a.segment = 2;
+  for (const auto b : {search::Bottleneck::kMemoryBound, search::Bottleneck::kComputeBound,
+                       search::Bottleneck::kUnderutilized, search::Bottleneck::kUnknown}) {
+    a.bottleneck = b;
+    const auto p = search::plan(a, offered, m);
+    ASSERT_EQ(p.size(), 4U);
+    EXPECT_EQ(p.back().name, "llm");
+    EXPECT_NE(p.back().why.find("language model"), std::string::npos);
+  }
+  m.record(tried("llm", 0, false, 0));
+  m.record(tried("rewrite", 0, false, 0));
+  EXPECT_FALSE(m.abandoned(2, "llm").has_value());
+  EXPECT_TRUE(m.abandoned(2, "rewrite").has_value());
+  m.record(tried("llm", 1, true, 0.7));
+  m.record(tried("llm", 2, true, 0.6));
+  EXPECT_TRUE(m.abandoned(2, "llm").has_value());
+}
+
+}  // namespace
+}  // namespace kernelopt
