@@ -39,4 +39,14 @@ TEST(LlmCli, AMissingKeyOrReplayFolderIsOneLineBeforeAnyGpuWork) {
                               "--llm-price 3: expected IN,OUT");
 }
 
+// With a replay folder no key is needed: the run gets as far as the GPU check (this machine has
+// none, so it stops there, with status 4).
+TEST(LlmCli, AReplayNeedsNoKey) {
+  const Result r = optimize(std::string("--llm anthropic:replayed --llm-replay ") +
+                            KERNELOPT_SOURCE_DIR + "/examples/llm-replay");
+  if (r.code == 0 || r.code == 1) GTEST_SKIP() << "this machine has a GPU";
+  EXPECT_EQ(r.code, 4) << r.output;
+  EXPECT_NE(r.output.find("needs an NVIDIA GPU"), std::string::npos) << r.output;
+}
+
 }  // namespace
