@@ -225,6 +225,41 @@ TEST_F(LlmProposer, TheTokenBudgetEndsTheChains) {
 namespace kernelopt {
 namespace {
 
+// An endpoint nothing answers at: one line naming it, after the retries, and the key (a fake one
+// set for the test) in no message.
+TEST_F(LlmProposer, AnUnreachableEndpointIsOneLine) {
+  propose::LlmConfig config = *propose::llm_config();
+  config.provider = "openai";
+  config.base_url = "http://127.0.0.1:9/v1";  // the discard port: nothing listens there
+  config.replay_dir.clear();
+  config.retries = 1;
+  config.backoff_s = 0.01;
+  config.timeout_s = 5;
+  propose::configure_llm(config);
+  ::setenv("OPENAI_API_KEY", "sk-kernelopt-fake-key-0b5e", 1);
+  const Captured c = relu();
+  propose::Match match = propose::match_strategies(c.run.code, c.map, c.map.segments.at(0)).back();
+  auto all = propose::make_proposers();
+  try {
+    (void)all.back()->source(match, 0, json{{"chain", 0}, {"step", 0}});
+    ADD_FAILURE() << "an unreachable endpoint must be an error";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.tag(), "kernelopt.llm");
+    EXPECT_EQ(what.find("cannot reach http://127.0.0.1:9/v1/chat/completions"), 0U) << what;
+    EXPECT_NE(what.find("(after 2 tries)"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    EXPECT_EQ(what.find("sk-kernelopt-fake"), std::string::npos) << what;
+  }
+  ::unsetenv("OPENAI_API_KEY");
+}
+
+}  // namespace
+}  // namespace kernelopt
+
+namespace kernelopt {
+namespace {
+
 // What each role's prompt weighs on every segment of the captured fixtures (docs/llm.md quotes
 // the numbers this prints): the planner and executor prompts stay far under a model's context.
 TEST_F(LlmProposer, PromptSizesOnTheCapturedFixtures) {
