@@ -42,6 +42,23 @@ void add_search_flags(CLI::App* cmd,
                       "(default: $KERNELOPT_CACHE_DIR, else the user's cache folder)");
   cmd->add_flag("--no-cache", flags.no_cache,
                 pre + "neither reuse nor record verified segments (search every segment)");
+  cmd->add_option("--llm", flags.llm,
+                  pre +
+                      "also let a language model write candidates: anthropic:MODEL or "
+                      "openai:MODEL (key from ANTHROPIC_API_KEY / OPENAI_API_KEY; docs/llm.md)");
+  cmd->add_option("--llm-base-url", flags.llm_base_url,
+                  pre +
+                      "an OpenAI-compatible server (vLLM, SGLang, Ollama, llama.cpp), e.g. "
+                      "http://localhost:8000/v1");
+  cmd->add_option("--llm-max-tokens", flags.llm_max_tokens,
+                  pre + "tokens the language model may spend on a problem (default: no limit)")
+      ->check(CLI::Range(0L, 1000000000000L));
+  cmd->add_option("--llm-record", flags.llm_record,
+                  pre + "keep every language-model request and response in this folder");
+  cmd->add_option("--llm-replay", flags.llm_replay,
+                  pre + "answer from this folder's recordings: no network, no key");
+  cmd->add_option("--llm-price", flags.llm_price,
+                  pre + "IN,OUT: USD per million input and output tokens, for the cost");
 }
 
 }  // namespace
@@ -221,12 +238,14 @@ int main(int argc, char** argv) {
       return kernelopt::engine::verify_command(verify);
     }
     if (*optimize_cmd) {
+      kernelopt::engine::configure_llm_flags(optimize_flags);
       kernelopt::engine::apply_search_flags(optimize_flags, optimize.options);
       optimize.options.timeout = std::chrono::seconds(optimize_timeout);
       optimize.options.gate_timeout = std::chrono::seconds(optimize_gate_timeout);
       return kernelopt::engine::verify_command(optimize);
     }
     if (*bench_cmd) {
+      kernelopt::engine::configure_llm_flags(bench.flags);
       bench.timeout = std::chrono::seconds(bench_timeout);
       bench.gate_timeout = std::chrono::seconds(bench_gate_timeout);
       return kernelopt::engine::bench_command(bench);

@@ -95,6 +95,7 @@ std::vector<store::Measurement> measurements(const nlohmann::json& doc, std::int
   const nlohmann::json& cost = doc.at("cost");
   add(cost, "gpu_seconds", "gpu_seconds", "s");
   add(cost, "wall_seconds", "wall_seconds", "s");
+  add(cost, "llm_tokens", "llm_tokens", "tokens");
   add(cost, "free_memory_bytes", "free_memory_bytes", "B");
   add(cost, "peak_memory_bytes", "peak_memory_bytes", "B");
   return out;

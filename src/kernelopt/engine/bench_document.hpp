@@ -17,7 +17,7 @@ namespace kernelopt::engine {
 struct ProblemCost {
   double gpu_seconds = 0;       // wall time of its worker while it held a GPU; 0 without a GPU
   double wall_seconds = 0;      // from the problem's start to its document
-  std::int64_t llm_tokens = 0;  // tokens sent to and received from an LLM (none yet)
+  std::int64_t llm_tokens = 0;  // tokens sent to and received from the llm proposer's model
   std::optional<int> gpu;       // which visible GPU its worker used
   std::optional<std::int64_t> free_memory_bytes;  // GPU memory free when the problem started
   std::optional<std::int64_t> peak_memory_bytes;  // torch's peak allocation in its worker

@@ -158,6 +158,9 @@ nlohmann::json measure(const BenchProblem& problem,
         worker.set_end(deadline);
         searched = search(problem, context, show, worker, watchdog, deadline);
         cost.search_seconds = seconds_since(search_start);
+        if (searched->document.is_object() && searched->document.contains("llm")) {
+          cost.llm_tokens = searched->document.at("llm").value("tokens", std::int64_t{0});
+        }
       } else {
         searched = SearchResult{nullptr, ""};  // nothing to search: the class says why
       }

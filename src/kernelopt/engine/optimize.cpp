@@ -7,15 +7,18 @@
 #include "kernelopt/engine/optimize.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 #include <fmt/format.h>
 
 #include "kernelopt/core/error.hpp"
+#include "kernelopt/engine/ask.hpp"
 #include "kernelopt/engine/doctor.hpp"
 #include "kernelopt/engine/optimize_stages.hpp"
 #include "kernelopt/engine/profiling.hpp"
 #include "kernelopt/engine/reuse.hpp"
+#include "kernelopt/propose/llm.hpp"
 #include "kernelopt/propose/registry.hpp"
 #include "kernelopt/propose/transform/config.hpp"
 
@@ -37,6 +40,41 @@ void apply_search_flags(const SearchFlags& flags, VerifyOptions& options) {
   options.cache_dir = flags.cache_dir;
 }
 
+void configure_llm_flags(const SearchFlags& flags) {
+  if (flags.llm.empty()) {
+    if (!flags.llm_base_url.empty() || !flags.llm_record.empty() || !flags.llm_replay.empty() ||
+        flags.llm_max_tokens != 0 || !flags.llm_price.empty()) {
+      throw Error("kernelopt.usage", "the --llm-* flags need --llm PROVIDER:MODEL",
+                  ExitCode::kUsage);
+    }
+    return;
+  }
+  propose::LlmConfig config;
+  propose::parse_llm_spec(flags.llm, config);
+  config.base_url = flags.llm_base_url;
+  config.max_tokens = flags.llm_max_tokens;
+  config.record_dir = flags.llm_record;
+  config.replay_dir = flags.llm_replay;
+  config.chains = flags.no_beam ? 1 : flags.beam_width;
+  if (!flags.llm_price.empty()) {
+    double in = 0;
+    double out = 0;
+    char tail = 0;
+    if (std::sscanf(flags.llm_price.c_str(), "%lf,%lf%c", &in, &out, &tail) != 2 || in < 0 ||
+        out < 0) {
+      throw Error(
+          "kernelopt.usage",
+          fmt::format("--llm-price {}: expected IN,OUT (USD per million tokens)", flags.llm_price),
+          ExitCode::kUsage);
+    }
+    config.price_in = in;
+    config.price_out = out;
+  }
+  propose::require_llm_ready(config);
+  config.python_dir = find_python_dir();
+  propose::configure_llm(std::move(config));
+}
+
 std::string search_flags_text(const SearchFlags& flags) {
   const SearchFlags defaults;
   std::string text;
@@ -52,6 +90,10 @@ std::string search_flags_text(const SearchFlags& flags) {
   if (flags.no_dispatch_aware) text += " --no-dispatch-aware";
   if (flags.split_segments) text += " --split-segments";
   if (flags.no_cache) text += " --no-cache";
+  if (!flags.llm.empty()) text += " --llm " + flags.llm;
+  if (!flags.llm_base_url.empty()) text += " --llm-base-url " + flags.llm_base_url;
+  if (flags.llm_max_tokens != 0) text += fmt::format(" --llm-max-tokens {}", flags.llm_max_tokens);
+  if (!flags.llm_replay.empty()) text += " --llm-replay " + flags.llm_replay;
   return text.empty() ? text : text.substr(1);
 }
 
@@ -100,6 +142,42 @@ std::map<int, std::vector<propose::Match>> match_segments(const Graphs& g,
   return out;
 }
 
+// What the llm proposer's agents see of a segment besides its code: the problem, the tensors'
+// shapes, strides and dtypes, the analyst's verdict, the roofline numbers and the counters.
+nlohmann::json llm_context(const VerifyOptions& options,
+                           Workbench& bench,
+                           const Profiles& profiles,
+                           int id) {
+  nlohmann::json out = {{"problem", fs::path(options.problem).filename().string()},
+                        {"interface", bench.candidate(id, "").tensors},
+                        {"analysis", "(not profiled)"},
+                        {"roofline", nlohmann::json::object()},
+                        {"counters", nlohmann::json::object()}};
+  const auto found = profiles.segments.find(id);
+  if (found == profiles.segments.end()) return out;
+  const search::SegmentProfile& p = found->second;
+  const search::Analysis a = search::analyze(p);
+  out["analysis"] = search::to_string(a.bottleneck) + ": " + a.why;
+  out["roofline"] = {{"time_ms", p.time_ms}, {"share_of_gpu_time", p.share}};
+  if (p.floor_ms) {
+    out["roofline"]["floor_ms"] = *p.floor_ms;
+    out["roofline"]["floor_kind"] = p.compute_floor ? "compute (fp32 peak)" : "memory (bandwidth)";
+  }
+  if (p.one_pass_floor_ms) out["roofline"]["one_pass_floor_ms"] = *p.one_pass_floor_ms;
+  if (a.headroom) out["roofline"]["headroom"] = *a.headroom;
+  if (p.counters) {
+    const search::KernelCounters& c = *p.counters;
+    out["counters"] = {{"sol_memory_pct", c.memory_pct},
+                       {"sol_compute_pct", c.compute_pct},
+                       {"achieved_occupancy_pct", c.achieved_occupancy},
+                       {"theoretical_occupancy_pct", c.theoretical_occupancy},
+                       {"registers_per_thread", c.registers},
+                       {"grid_size", c.grid_size},
+                       {"duration_us", c.duration_us}};
+  }
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json run_optimize(const VerifyOptions& options,
@@ -137,6 +215,9 @@ nlohmann::json run_optimize(const VerifyOptions& options,
     propose::set_launch_potentials(offered,
                                    bench.graphs().map.segments[static_cast<std::size_t>(id)],
                                    bench.graphs().map, profiles.launches);
+    if (propose::llm_config()) {
+      propose::add_llm_context(offered, llm_context(options, bench, profiles, id));
+    }
   }
   std::optional<store::Cache> cache = open_cache(options, progress);
   worker::Client client = raising_client(worker, options.problem);

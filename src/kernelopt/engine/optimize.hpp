@@ -48,7 +48,19 @@ struct SearchFlags {
   bool split_segments = false;     // every Triton launch a segment (config/rewrite reach all)
   bool no_cache = false;           // neither reuse nor record verified segments
   std::string cache_dir;           // the cache's folder ("": the user's, Cache::default_dir)
+  // The llm proposer (docs/llm.md): off unless `llm` names PROVIDER:MODEL.
+  std::string llm;           // "anthropic:MODEL" or "openai:MODEL"
+  std::string llm_base_url;  // an OpenAI-compatible server's URL (a local vLLM, Ollama, ...)
+  long llm_max_tokens = 0;   // tokens a problem's search may spend (0: no limit)
+  std::string llm_record;    // keep every request and response in this folder
+  std::string llm_replay;    // answer from this folder's recordings (no network, no key)
+  std::string llm_price;     // "IN,OUT": USD per million input and output tokens
 };
+
+// Turns the llm proposer on from the flags (nothing when `flags.llm` is empty): parses them and
+// checks, before any GPU work, that the key is in the environment (or a replay folder exists);
+// a bad flag or a missing key is one line and ExitCode::kUsage.
+void configure_llm_flags(const SearchFlags& flags);
 
 // Sets the search's part of `options` (beam, memory, counters, G4's threshold) from `flags`.
 void apply_search_flags(const SearchFlags& flags, VerifyOptions& options);

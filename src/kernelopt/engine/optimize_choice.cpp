@@ -71,6 +71,7 @@ void add_search(nlohmann::json& doc, const Search& s) {
   doc["search"] = s.searched;
   doc["memory"] = s.memory_summary;
   doc["tried"] = s.tried;
+  if (s.usage.contains("llm")) doc["llm"] = s.usage.at("llm");
 }
 
 void record_verified(store::Cache& cache,

@@ -179,6 +179,7 @@ void search_segments(const VerifyOptions& options,
     s.searched.push_back(std::move(r.row));
   }
   s.memory_summary = memory.summary();
+  s.usage = proposers.usage();
 }
 
 }  // namespace kernelopt::engine

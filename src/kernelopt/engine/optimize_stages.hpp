@@ -33,6 +33,8 @@ struct Search {
   // made it, its settings and G4's numbers.
   std::map<std::string, store::VerifiedSegment> judged;
   std::map<int, std::string> fingerprints;  // by segment, where the cache is on
+  // What the proposers spent besides GPU time (the llm proposer's requests, tokens and cost).
+  nlohmann::json usage = nlohmann::json::object();
 };
 
 // Searches every matched segment, largest first. The problem's budget is split among its

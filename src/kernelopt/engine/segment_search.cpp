@@ -19,6 +19,15 @@ propose::Proposer* ProposerSet::find(const std::string& name) {
   return nullptr;
 }
 
+nlohmann::json ProposerSet::usage() const {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& p : all_) {
+    nlohmann::json u = p->usage();
+    if (!u.is_null()) out[std::string(p->name())] = std::move(u);
+  }
+  return out;
+}
+
 propose::Proposer& ProposerSet::at(const std::string& name) {
   if (propose::Proposer* p = find(name)) return *p;
   throw Error("kernelopt.proposer", fmt::format("no proposer is named '{}'", name));
@@ -144,6 +153,7 @@ SegmentResult search_segment(const SegmentTask& task,
   std::map<std::string, std::string> families;  // strategy -> its proposer's family
   for (const auto& m : offered) {
     families[propose::strategy_of(m)] = propose::proposer_of(m);
+    if (propose::proposer_of(m) == "agent") memory.independent(propose::strategy_of(m));
   }
   std::vector<std::string> dropped;
   const auto strategies = search::plan(analysis, families, memory, &dropped);
@@ -158,24 +168,34 @@ SegmentResult search_segment(const SegmentTask& task,
     const propose::Match& m = match_of(p.strategy);
     return proposers.at(m.recipe).neighbours(m, p.settings);
   };
+  // A proposal's candidate through the gates; where its proposer asks for a directed retry
+  // after a failure (the llm proposer, told the gate's error), the corrected candidate is judged
+  // next, within the budget, and the last verdict is the proposal's.
   hooks.evaluate = [&](const search::Proposal& p) {
     const propose::Match& match = match_of(p.strategy);
-    const std::filesystem::path file =
-        task.candidates_dir /
-        fmt::format("seg{}_{}_r{}_{}.py", id, match.recipe, p.round, written++);
-    write_file(file, proposers.at(match.recipe).source(match, id, p.settings));
-    gate::Candidate c = bench.candidate(id, file.string());
-    c.origin = {propose::proposer_of(match), p.strategy, p.settings};
-    say(fmt::format("seg{} round {}: {} {}", id, p.round, p.strategy, p.settings.dump()));
-    const gate::CascadeResult r = bench.cascade().run({c});
-    by_settings[key_of(p)] = c;
-    search::Attempt a = attempt_of(r);
-    result.timed_correct = result.timed_correct || (a.correct && a.ratio);
-    require_measurable_gain(a);
-    for (const auto& callback : callbacks) {
-      callback(Measured{match, p, c, r, a});
+    propose::Proposer& proposer = proposers.at(match.recipe);
+    search::Proposal tried = p;
+    for (;;) {
+      const std::filesystem::path file =
+          task.candidates_dir /
+          fmt::format("seg{}_{}_r{}_{}.py", id, match.recipe, p.round, written++);
+      write_file(file, proposer.source(match, id, tried.settings));
+      gate::Candidate c = bench.candidate(id, file.string());
+      c.origin = {propose::proposer_of(match), p.strategy, tried.settings};
+      say(fmt::format("seg{} round {}: {} {}", id, p.round, p.strategy, tried.settings.dump()));
+      const gate::CascadeResult r = bench.cascade().run({c});
+      by_settings[key_of(p)] = c;
+      search::Attempt a = attempt_of(r);
+      a.segment = id;
+      result.timed_correct = result.timed_correct || (a.correct && a.ratio);
+      require_measurable_gain(a);
+      for (const auto& callback : callbacks) {
+        callback(Measured{match, tried, c, r, a});
+      }
+      const auto next = a.correct ? std::nullopt : proposer.retry(match, tried.settings, a);
+      if (!next || spent() >= task.beam.budget_s) return a;
+      tried.settings = *next;
     }
-    return a;
   };
   hooks.spent = spent;
   std::vector<std::string> names;

@@ -45,6 +45,8 @@ class ProposerSet {
   propose::Proposer& at(const std::string& name);
   // The proposer named `name`, or nullptr (a cached candidate's proposer this build lacks).
   propose::Proposer* find(const std::string& name);
+  // What the proposers spent besides GPU time, by name, where any says (Proposer::usage).
+  [[nodiscard]] nlohmann::json usage() const;
 
  private:
   std::vector<std::unique_ptr<propose::Proposer>> all_;

@@ -51,6 +51,16 @@ void Proposer::observe(const Match& /*match*/,
                        const nlohmann::json& /*settings*/,
                        const search::Attempt& /*attempt*/) {}
 
+std::optional<nlohmann::json> Proposer::retry(const Match& /*match*/,
+                                              const nlohmann::json& /*settings*/,
+                                              const search::Attempt& /*attempt*/) {
+  return std::nullopt;
+}
+
+nlohmann::json Proposer::usage() const {
+  return nullptr;
+}
+
 std::string Proposer::strategy() const {
   return family() == "recipe" ? "recipe:" + std::string(name()) : std::string(name());
 }

@@ -72,7 +72,8 @@ class Proposer {
   // Its name: the registry's key and the `recipe` of its matches ("config", "scan", ...).
   [[nodiscard]] virtual std::string_view name() const = 0;
   // The planner's family: "recipe" (an op family's template), "config" (Inductor's kernel
-  // relaunched) or "rewrite" (Inductor's kernel transformed).
+  // relaunched), "rewrite" (Inductor's kernel transformed) or "agent" (a language model writes
+  // the segment: the llm proposer, asked after the others).
   [[nodiscard]] virtual std::string_view family() const = 0;
   // Whether it applies to the segment: its match, or nullopt.
   [[nodiscard]] virtual std::optional<Match> match(const SegmentView& view) const = 0;
@@ -95,6 +96,16 @@ class Proposer {
   virtual void observe(const Match& match,
                        const nlohmann::json& settings,
                        const search::Attempt& attempt);
+
+  // A directed retry (the paper's executor, told the gate's error): the settings of a corrected
+  // candidate after `attempt` failed a gate, which the search judges next; nullopt (the default)
+  // for no retry. observe() has been told of the failure first.
+  [[nodiscard]] virtual std::optional<nlohmann::json> retry(const Match& match,
+                                                            const nlohmann::json& settings,
+                                                            const search::Attempt& attempt);
+  // What it spent besides GPU time, for the run's documents (a language model's requests,
+  // tokens and cost); null (the default) for the offline proposers.
+  [[nodiscard]] virtual nlohmann::json usage() const;
 
   // The strategy name the planner and the memory use: "recipe:NAME" for a recipe, else name().
   [[nodiscard]] std::string strategy() const;

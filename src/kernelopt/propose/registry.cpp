@@ -21,7 +21,8 @@ namespace kernelopt::propose {
   X(rewrite)                   \
   X(fuse)                      \
   X(split)                     \
-  X(retile)
+  X(retile)                    \
+  X(llm)
 
 #define KERNELOPT_DECLARE(name) std::unique_ptr<Proposer> make_##name();
 KERNELOPT_PROPOSERS(KERNELOPT_DECLARE)

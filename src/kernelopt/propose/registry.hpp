@@ -15,7 +15,8 @@ namespace kernelopt::propose {
 
 // A fresh instance of every proposer, in registry order: the recipes (gemm, reduce_dim,
 // row_two_pass, norm_dim, cross_entropy, scan, group_norm, pool), then config, rewrite, fuse,
-// split and retile. Fresh instances, so that what one run's proposers observe stays in that run.
+// split and retile, and llm (a language model; it matches only where --llm configured it). Fresh
+// instances, so that what one run's proposers observe stays in that run.
 std::vector<std::unique_ptr<Proposer>> make_proposers();
 
 // The registry's shared, stateless instance of the proposer named `name` (Match::recipe);

@@ -140,7 +140,8 @@ std::optional<std::string> Memory::abandoned(int segment, const std::string& str
   double best = 0;
   for (const Attempt& a : attempts_) {
     if (a.segment != segment || a.strategy != strategy) continue;
-    if (!a.correct) {
+    if (!a.correct &&
+        std::find(independent_.begin(), independent_.end(), strategy) == independent_.end()) {
       return fmt::format("a candidate failed {} ({})",
                          a.failed_gate.empty() ? "a gate" : a.failed_gate, a.reason);
     }
@@ -218,10 +219,10 @@ std::vector<Strategy> plan(const Analysis& analysis,
   // instead of a Welford division), the lever for a compute-bound segment.
   const std::vector<const char*> order =
       analysis.bottleneck == Bottleneck::kComputeBound
-          ? std::vector<const char*>{"rewrite", "config", "recipe"}
+          ? std::vector<const char*>{"rewrite", "config", "recipe", "agent"}
       : analysis.bottleneck == Bottleneck::kUnderutilized
-          ? std::vector<const char*>{"config", "rewrite", "recipe"}
-          : std::vector<const char*>{"recipe", "rewrite", "config"};
+          ? std::vector<const char*>{"config", "rewrite", "recipe", "agent"}
+          : std::vector<const char*>{"recipe", "rewrite", "config", "agent"};
   for (const char* kind : order) {
     for (const auto& [name, proposer] : offered) {
       if (proposer != kind) continue;
@@ -232,7 +233,9 @@ std::vector<Strategy> plan(const Analysis& analysis,
       out.push_back(
           {name,
            fmt::format("{} segment ({})", to_string(analysis.bottleneck),
-                       proposer == std::string("recipe") ? "a recipe: fewer passes, better access"
+                       proposer == std::string("agent")
+                           ? "a language model's chains: planner, executor, directed retries"
+                       : proposer == std::string("recipe") ? "a recipe: fewer passes, better access"
                        : proposer == std::string("rewrite")
                            ? "a rewrite of Inductor's kernel: fewer passes or less arithmetic"
                            : "launch configuration: parallelism, work per program")});

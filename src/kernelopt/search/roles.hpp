@@ -134,8 +134,13 @@ class Memory {
 
   [[nodiscard]] bool enabled() const { return enabled_; }
 
+  // Marks a strategy whose candidates are independent samples (a language model's chains, each
+  // with its own directed retries): a wrong one does not abandon it.
+  void independent(const std::string& strategy) { independent_.push_back(strategy); }
+
  private:
   bool enabled_;
+  std::vector<std::string> independent_;
   std::vector<Attempt> attempts_;
 };
 
@@ -149,8 +154,9 @@ struct Strategy {
 // proposers offer for it (`offered`, strategy name -> the proposer's kind: "recipe" or
 // "config"), the analysis and the memory. A near-optimal segment gets none. Memory-bound and
 // unknown segments try recipes (fewer passes, better access) before launch configurations;
-// underutilized and compute-bound ones try configurations first. Strategies the memory has
-// abandoned are left out, with the reason in `dropped`.
+// underutilized and compute-bound ones try configurations first; a language model's chains
+// (kind "agent") come last. Strategies the memory has abandoned are left out, with the reason in
+// `dropped`.
 std::vector<Strategy> plan(const Analysis& analysis,
                            const std::map<std::string, std::string>& offered,
                            const Memory& memory,

@@ -1,0 +1,59 @@
+"""L2/67 (conv, GELU, global average pool), segment 1: gelu(conv + bias) averaged over each
+channel's H x W. Each program reduces one sample's chunk of spatial positions in [positions,
+channels] tiles (the channels innermost, as a channels-last conv output lies) into partial sums;
+a second kernel adds a sample's chunks in a fixed order and divides. Strides are read from the
+tensors, so any layout is right."""
+import torch
+import triton
+import triton.language as tl
+
+CHUNKS = 16
+
+
+@triton.jit
+def _partial(x_ptr, b_ptr, part_ptr, C, HW, W, s_n, s_c, s_h, s_w, chunk, n_chunks,
+             BLOCK_S: tl.constexpr, BLOCK_C: tl.constexpr):
+    n = tl.program_id(0)
+    k = tl.program_id(1)
+    cs = tl.arange(0, BLOCK_C)
+    cm = cs < C
+    b = tl.load(b_ptr + cs, mask=cm, other=0.0).to(tl.float32)
+    base = x_ptr + n.to(tl.int64) * s_n
+    acc = tl.zeros([BLOCK_S, BLOCK_C], dtype=tl.float32)
+    for off in range(0, chunk, BLOCK_S):
+        rel = off + tl.arange(0, BLOCK_S)
+        s = k * chunk + rel
+        sm = (s < HW) & (rel < chunk)
+        h = s // W
+        w = s % W
+        m = sm[:, None] & cm[None, :]
+        x = tl.load(base + (h * s_h + w * s_w)[:, None] + (cs * s_c)[None, :], mask=m, other=0.0)
+        x = x.to(tl.float32) + b[None, :]
+        g = 0.5 * x * (1.0 + tl.math.erf(x * 0.7071067811865476))
+        acc += tl.where(m, g, 0.0)
+    tl.store(part_ptr + (n * n_chunks + k) * BLOCK_C + cs, tl.sum(acc, axis=0), mask=cm)
+
+
+@triton.jit
+def _finish(part_ptr, out_ptr, C, n_chunks, inv_hw, so_n, so_c, BLOCK_C: tl.constexpr):
+    n = tl.program_id(0)
+    cs = tl.arange(0, BLOCK_C)
+    cm = cs < C
+    acc = tl.zeros([BLOCK_C], dtype=tl.float32)
+    for k in range(0, n_chunks):
+        acc += tl.load(part_ptr + (n * n_chunks + k) * BLOCK_C + cs, mask=cm, other=0.0)
+    tl.store(out_ptr + n * so_n + cs * so_c, acc * inv_hw, mask=cm)
+
+
+def run(inputs, outputs):
+    x = next(t for t in inputs.values() if t.dim() == 4)  # the conv's output
+    b = next(t for t in inputs.values() if t.dim() == 1)  # the conv's bias
+    (out,) = outputs.values()
+    n, c, h, w = x.shape
+    block_c = triton.next_power_of_2(c)
+    chunk = triton.cdiv(h * w, CHUNKS)
+    part = torch.empty((n, CHUNKS, block_c), device=x.device, dtype=torch.float32)
+    _partial[(n, CHUNKS)](x, b, part, c, h * w, w, *x.stride(), chunk, CHUNKS,
+                          BLOCK_S=64, BLOCK_C=block_c, num_warps=4)
+    _finish[(n,)](part, out, c, CHUNKS, 1.0 / (h * w), out.stride(0), out.stride(1),
+                  BLOCK_C=block_c)

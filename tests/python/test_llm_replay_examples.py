@@ -1,0 +1,87 @@
+"""examples/llm-replay, the hand-written responses for the llm proposer's GPU run (docs/llm.md):
+each executor or retry answer holds its kernel file from examples/llm-replay/kernels/; the kernels
+compute what the segments compute (Triton's interpreter, small shapes, against PyTorch), the
+deliberately wrong one does not, and every kernel compiles for sm_90 on the GPU's shapes within
+the cards' limits (G1's static_check, no GPU needed)."""
+
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+from kernelopt.llm import prompts  # noqa: E402
+
+
+def gate_env(tmp_path) -> dict:
+    return dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"), TRITON_CACHE_DIR=str(tmp_path / "triton-cache"))
+
+
+REPLAY = os.path.join(ROOT, "examples", "llm-replay")
+INTERPRETED = '''
+import importlib.util, json, os, sys
+import torch
+def load(name):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(sys.argv[1], name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+errors = {}
+fro = load("frobenius_norm")
+fro.CHUNK = 1024  # several chunks on a small tensor
+x = torch.rand(3, 5, 40, 70)
+out = torch.full_like(x, float("nan"))
+fro.run({"arg0_1": x}, {"buf3": out})
+errors["frobenius_norm"] = (out - x / torch.linalg.vector_norm(x)).abs().max().item()
+for name in ("gelu_mean", "gelu_mean_wrong"):
+    x = torch.randn(3, 6, 9, 11).to(memory_format=torch.channels_last)
+    b = torch.randn(6)
+    out = torch.full((3, 6, 1, 1), float("nan"))
+    load(name).run({"buf2": x, "arg1_1": b}, {"buf4": out})
+    ref = torch.nn.functional.gelu(x + b[None, :, None, None]).mean(dim=(2, 3), keepdim=True)
+    errors[name] = (out - ref).abs().max().item()
+print(json.dumps(errors))
+'''
+
+
+def test_the_replay_examples_answer_with_their_kernels_and_the_kernels_are_right(tmp_path):
+    kernels = os.path.join(REPLAY, "kernels")
+    answered = {}
+    for name in sorted(os.listdir(REPLAY)):
+        if name.endswith(".json"):
+            with open(os.path.join(REPLAY, name), encoding="utf-8") as f:
+                entry = json.load(f)
+            assert "key" not in entry and entry["match"]["problem"] in ("37_FrobeniusNorm_.py",
+                                                                       "67_Conv2d_GELU_GlobalAvgPool.py")
+            code = prompts.extract_code(entry["response"]["text"])
+            if entry["match"]["role"] in ("executor", "retry"):
+                answered[name] = [k for k in os.listdir(kernels) if open(os.path.join(kernels, k)).read() == code]
+    assert answered == {"executor-37.json": ["frobenius_norm.py"], "executor-67-chain0.json": ["gelu_mean.py"],
+                        "executor-67-chain1.json": ["gelu_mean_wrong.py"], "retry-67-chain1.json": ["gelu_mean_wrong.py"]}
+    env = dict(gate_env(tmp_path), TRITON_INTERPRET="1")
+    out = subprocess.run([sys.executable, "-c", INTERPRETED, kernels], capture_output=True, text=True, env=env,
+                         timeout=300, check=True)
+    errors = json.loads(out.stdout)
+    assert errors["frobenius_norm"] < 1e-6 and errors["gelu_mean"] < 1e-5
+    assert errors["gelu_mean_wrong"] > 0.1  # G2's tolerance is 1e-3
+    # G1 on the GPU's shapes: every kernel compiles for sm_90 within the H100's and H200's limits
+    full = {"frobenius_norm": {"inputs": {"arg0_1": {"shape": [112, 64, 512, 512],
+                                                     "stride": [16777216, 262144, 512, 1], "dtype": "float32"}},
+                               "outputs": {"buf3": {"shape": [112, 64, 512, 512],
+                                                    "stride": [16777216, 262144, 512, 1], "dtype": "float32"}}},
+            "gelu_mean": {"inputs": {"buf2": {"shape": [128, 64, 254, 254], "stride": [4129024, 1, 16256, 64],
+                                              "dtype": "float32"},
+                                     "arg1_1": {"shape": [64], "stride": [1], "dtype": "float32"}},
+                          "outputs": {"buf4": {"shape": [128, 64, 1, 1], "stride": [64, 1, 64, 64],
+                                               "dtype": "float32"}}}}
+    static = subprocess.run([sys.executable, "-c", (
+        "import json, os, sys\nfrom kernelopt.worker.session import Session\nfull = json.loads(sys.argv[1])\n"
+        "print(json.dumps({n: Session().static_check({'candidate': os.path.join(sys.argv[2], n + '.py'), "
+        "'interface': i, 'arch': 90}) for n, i in full.items()}))"), json.dumps(full), kernels],
+        capture_output=True, text=True, env=gate_env(tmp_path), timeout=300, check=True)
+    for name, result in json.loads(static.stdout).items():
+        assert result["run_error"] is None and result["kernels"], (name, result)
+        for k in result["kernels"]:
+            assert k["compiled"] and k["spill_stores"] == 0 and k["shared_bytes"] <= 232448, (name, k)
