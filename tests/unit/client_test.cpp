@@ -88,7 +88,8 @@ TEST(ClientRequests, GateOps) {
   Client c = r.client();
   const json face = {{"inputs", {{"in_ptr0", {{"shape", {4}}}}}}, {"outputs", json::object()}};
   c.static_check({"/c.py", face, 90}, kDeadline);
-  c.check_candidate({3, "/c.py", {0, 1, 2}, 1e-3, 2e-3}, kDeadline);
+  c.check_candidate({3, "/c.py", {0, 1, 2}, 1e-3, 2e-3, ""}, kDeadline);
+  c.check_candidate({3, "/c.py", {0}, 1e-3, 2e-3, "memcheck"}, kDeadline);
   c.model_check({{{1, "/g1.py"}, {0, "/g0.py"}}, {0, 1}}, kDeadline);
   c.model_check({{}, {0}}, kDeadline);
   c.time_pair({{{0, "/g0.py"}}, 40, 5}, kDeadline);
@@ -100,6 +101,13 @@ TEST(ClientRequests, GateOps) {
        {"seeds", {0, 1, 2}},
        {"rtol", 1e-3},
        {"atol", 2e-3}},
+      {{"op", "check_candidate"},
+       {"segment", 3},
+       {"candidate", "/c.py"},
+       {"seeds", {0}},
+       {"rtol", 1e-3},
+       {"atol", 2e-3},
+       {"sanitize", "memcheck"}},
       {{"op", "model_check"},
        {"recomposed", {{"0", "/g0.py"}, {"1", "/g1.py"}}},
        {"seeds", {0, 1}}},
