@@ -3,24 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 import traceback
 
 from .errors import WorkerError, is_cuda_error, is_out_of_memory, one_line
+from .framing import protocol_stream
 from .session import OPS, Session
 
 
 FATAL_EXIT = 3  # the CUDA context is unusable after a CUDA error: the engine starts a fresh worker
-
-
-def _protocol_stream():
-    """A private copy of stdout for responses; fd 1 then points at stderr, so that prints from
-    problem code, torch or triton cannot corrupt the protocol."""
-    out = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    return out
 
 
 def finite(value):
@@ -59,7 +50,7 @@ def handle(session: Session, line: str) -> dict:
 
 
 def main() -> int:
-    out = _protocol_stream()
+    out = protocol_stream()
     session = Session()
     for line in sys.stdin:
         if not line.strip():
