@@ -45,8 +45,9 @@ nlohmann::json ask_environment(worker::Worker& worker,
 nlohmann::json installation_env() {
   nlohmann::json env = nlohmann::json::object();
   for (const char* name : {"KERNELOPT_PYTHON", "KERNELOPT_PYTHON_DIR", "KERNELOPT_CACHE_DIR"}) {
-    if (const char* value = std::getenv(name); value != nullptr && *value != '\0')
+    if (const char* value = std::getenv(name); value != nullptr && *value != '\0') {
       env[name] = value;
+    }
   }
   return env;
 }
@@ -83,7 +84,9 @@ RayDriver::~RayDriver() {
 
 std::vector<RayNode> RayDriver::connect(const std::string& address) {
   const nlohmann::json reply = ask_environment(
-      worker_, {{"op", "connect"}, {"address", address.empty() ? nullptr : address}},
+      worker_,
+      {{"op", "connect"},
+       {"address", address.empty() ? nlohmann::json(nullptr) : nlohmann::json(address)}},
       kStartDeadline);
   std::vector<RayNode> nodes;
   for (const auto& node : reply.at("nodes")) {
@@ -169,8 +172,9 @@ std::vector<std::string> node_arguments(const BenchCommand& command) {
   for (std::string word; flags >> word;) {
     args.push_back(word);
   }
-  if (!command.flags.cache_dir.empty())
+  if (!command.flags.cache_dir.empty()) {
     args.insert(args.end(), {"--cache", command.flags.cache_dir});
+  }
   return args;
 }
 
