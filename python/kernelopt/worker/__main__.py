@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+import threading
+import time
 import traceback
 
 from .errors import WorkerError, is_cuda_error, is_out_of_memory, one_line
@@ -49,7 +52,22 @@ def handle(session: Session, line: str) -> dict:
                 "worker_exiting": session.fatal is not None}
 
 
+def exit_with_engine(poll_s: float = 1.0) -> None:
+    """Ends this process within `poll_s` of its engine's death (its parent changes): a worker
+    whose engine was killed (a bench problem's Ray task lost, a run stopped with SIGKILL) must not
+    keep computing on a GPU that another problem is then given."""
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(poll_s)
+        os._exit(FATAL_EXIT)
+
+    threading.Thread(target=watch, name="kernelopt-engine-watch", daemon=True).start()
+
+
 def main() -> int:
+    exit_with_engine()
     out = protocol_stream()
     session = Session()
     for line in sys.stdin:
