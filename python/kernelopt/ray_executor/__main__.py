@@ -4,9 +4,9 @@ JSON response a line (the worker's framing: the response echoes the request's "i
 Ops: `hello` -> {ray: version} (fails with tag kernelopt.ray when Ray is not importable);
 `connect` {address} -> {address, nodes: [{name, address, gpus, cpus, accelerator}]};
 `submit` {engine, env, args, gpu, retries, run_dir, problems: [{key, level, file, text, path,
-document}]} -> {submitted}; `next` -> {key, node, document} or {key, node, error} (the engine
-wrote no document) or {key, lost} (Ray gave up on the task after its retries): the next problem to
-finish, its files already unpacked into the run folder; `shutdown` ends the loop.
+document}]} -> {submitted}; `next` -> {key, node, document} or {key, error} (the engine wrote
+no document, or the task raised) or {key, lost} (Ray gave up on the task after its retries): the
+next problem to finish, its files already unpacked into the run folder; `shutdown` ends the loop.
 """
 
 from __future__ import annotations
@@ -123,6 +123,10 @@ class Driver:
         problem = self.pending.pop(ref)
         try:
             result = self.ray.get(ref)
+        except self.ray.exceptions.RayTaskError as exc:  # the task raised: Ray does not retry it
+            lines = [line for line in str(exc).splitlines() if line.strip()]
+            return {"key": problem["key"],
+                    "error": f"its task failed on its node: {lines[-1] if lines else exc}"}
         except self.ray.exceptions.RayError as exc:  # its process or node died, retries spent
             lines = [line for line in str(exc).splitlines() if line.strip()]
             return {"key": problem["key"],

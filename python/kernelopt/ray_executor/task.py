@@ -60,6 +60,9 @@ def run_problem(engine: str, env: dict, args: list, problem: dict) -> dict:
     and the bench options `args`. Returns {node, document, files} with the document's paths named
     as on the head, or {node, error} when the engine wrote no document."""
     node = socket.gethostname()
+    if not os.access(engine, os.X_OK):
+        return {"node": node, "error": f"no kernelopt engine at {engine} on this node (every node "
+                                       f"needs the same kernelopt install as the head)"}
     with tempfile.TemporaryDirectory(prefix="kernelopt-ray-") as tmp:
         kernelbench = os.path.join(tmp, "kernelbench")
         level = os.path.join(kernelbench, f"level{problem['level']}")

@@ -66,7 +66,7 @@ nlohmann::json node_document(const BenchProblem& problem, const RayFinished& fin
                           finished.failure_tag.empty() ? "kernelopt.worker" : finished.failure_tag,
                           fmt::format("{}: {}", problem.path, why), {});
   }
-  out["cost"]["node"] = finished.node;
+  if (!finished.node.empty()) out["cost"]["node"] = finished.node;  // unknown for a lost task
   return out;
 }
 
@@ -132,9 +132,9 @@ RayFinished RayDriver::next(std::chrono::milliseconds deadline) {
   } else if (reply.contains("lost")) {
     out.failure_tag = "kernelopt.crash";
     out.failure = fmt::format(
-        "its Ray task was lost with its process or node, {} times in all (the first try and {} "
-        "retries): {}",
-        kRayRetries + 1, kRayRetries, reply.value("lost", ""));
+        "its Ray task was lost with its process or node on its first try and on each of Ray's {} "
+        "retries: {}",
+        kRayRetries, reply.value("lost", ""));
   } else {
     out.failure_tag = "kernelopt.worker";
     out.failure = reply.value("error", "the Ray task returned nothing");

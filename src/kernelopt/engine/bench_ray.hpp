@@ -63,10 +63,10 @@ class RayDriver {
   // Runs `problems` on the cluster, one task each (one GPU a task with `gpu`, else one CPU), the
   // nodes running the engine at this binary's path with the bench options of `command`. A problem
   // whose node returned no document (its task lost after kRayRetries retries, or the engine wrote
-  // none) gets a failed document saying why. Each document names its node (cost.node); its files
-  // are in the run folder before `finish` sees it. Throws Error when the driver fails, or when no
-  // problem finishes for longer than a problem may take (twice --timeout and 15 minutes, for each
-  // try).
+  // none) gets a failed document saying why. Each document names its node (cost.node) where
+  // known; its files are in the run folder before `finish` sees it. Throws Error when the driver
+  // fails, or when no problem finishes for longer than a problem may take (twice --timeout and
+  // 15 minutes, for each try).
   void run(const std::vector<BenchProblem>& problems,
            const BenchCommand& command,
            bool gpu,
