@@ -2,19 +2,27 @@
 and a worker node, CPUs only), with the engine built by the tests: the no-GPU path runs every
 problem as a Ray task, a task killed mid-run is tried again, one killed every time is recorded as
 failed with the reason, a killed head resumes from the store, and without Ray the flag is a
-one-line error."""
+one-line error. Also how a task's files reach the head's run folder."""
 
+import io
 import json
 import os
 import signal
 import socket
 import sqlite3
 import subprocess
+import sys
+import tarfile
 import time
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+from kernelopt.ray_executor import task  # noqa: E402
+from kernelopt.ray_executor.__main__ import DriverError, _unpack  # noqa: E402
+
 BINARY = os.environ.get("KERNELOPT_BINARY",
                         os.path.join(ROOT, "build", "ci", "tools", "kernelopt", "kernelopt"))
 PROBLEMS = os.path.join(ROOT, "tests", "fixtures", "problems")
@@ -22,8 +30,8 @@ GOOD = open(os.path.join(PROBLEMS, "good_small.py"), encoding="utf-8").read()
 # A valid problem whose import takes a while: its run is still going when the test kills the head.
 SLOW = "import time\ntime.sleep(20)\n" + GOOD
 
-pytestmark = pytest.mark.skipif(not os.access(BINARY, os.X_OK),
-                                reason=f"the engine is not built ({BINARY})")
+needs_engine = pytest.mark.skipif(not os.access(BINARY, os.X_OK),
+                                  reason=f"the engine is not built ({BINARY})")
 
 
 def kernelbench(root, files):
@@ -71,6 +79,7 @@ def cluster():
     nodes.shutdown()
 
 
+@needs_engine
 def test_every_problem_runs_as_a_ray_task_and_is_recorded_once(cluster, tmp_path):
     syntax = open(os.path.join(PROBLEMS, "syntax_error.py"), encoding="utf-8").read()
     kb = kernelbench(tmp_path, {"1_good_small.py": GOOD, "2_syntax_error.py": syntax,
@@ -105,6 +114,7 @@ def test_every_problem_runs_as_a_ray_task_and_is_recorded_once(cluster, tmp_path
     assert [n["problems"] for n in summary["nodes"]] == [3] and summary["runs"]["runs"] == 1
 
 
+@needs_engine
 def test_a_killed_task_is_tried_again_and_one_always_killed_fails(cluster, tmp_path):
     kb = kernelbench(tmp_path, {"1_good_small.py": GOOD, "2_killed_once.py": GOOD,
                                 "3_killed_always.py": GOOD})
@@ -138,6 +148,7 @@ def test_a_killed_task_is_tried_again_and_one_always_killed_fails(cluster, tmp_p
     assert err.count("level1/3_killed_always: failed (worker crashed)") == 1, err
 
 
+@needs_engine
 def test_a_killed_head_resumes_and_skips_what_is_done(cluster, tmp_path):
     kb = kernelbench(tmp_path, {"1_good_small.py": GOOD, "2_slow.py": SLOW,
                                 "3_again_small.py": GOOD})
@@ -169,6 +180,7 @@ def test_a_killed_head_resumes_and_skips_what_is_done(cluster, tmp_path):
     assert documents(run)["level1_2_slow.json"]["outcome"]["reason"] == "needs an NVIDIA GPU"
 
 
+@needs_engine
 def test_without_ray_the_flag_is_a_one_line_error(tmp_path):
     kb = kernelbench(tmp_path, {"1_good_small.py": GOOD})
     shadow = tmp_path / "shadow" / "ray"
@@ -187,6 +199,7 @@ def test_without_ray_the_flag_is_a_one_line_error(tmp_path):
     assert not run.exists()
 
 
+@needs_engine
 def test_ray_address_needs_the_ray_executor(tmp_path):
     kb = kernelbench(tmp_path, {"1_good_small.py": GOOD})
     command = bench_command(kb, tmp_path / "run", "127.0.0.1:1")
@@ -196,3 +209,33 @@ def test_ray_address_needs_the_ray_executor(tmp_path):
     assert done.returncode == 2
     assert done.stderr.strip() == (
         "kernelopt: error: [kernelopt.usage] bench: --ray-address needs --executor ray")
+
+
+def test_a_tasks_files_land_in_the_run_folder_named_as_on_the_head(tmp_path):
+    node = tmp_path / "node" / "run"
+    (node / "search" / "level1_1_p" / "optimized").mkdir(parents=True)
+    (node / "search" / "level1_1_p" / "optimize.json").write_text(
+        json.dumps({"optimized": str(node / "search" / "level1_1_p" / "optimized")}))
+    (node / "inductor-cache" / "ab").mkdir(parents=True)
+    (node / "inductor-cache" / "ab" / "kernel.py").write_text("new")
+    task._rename_json_files(str(node), {str(node): "runs/l1"})
+    files = task._pack(str(node))
+    head = tmp_path / "head"
+    (head / "search" / "level1_1_p").mkdir(parents=True)
+    (head / "search" / "level1_1_p" / "stale.txt").write_text("an earlier try's file")
+    (head / "inductor-cache" / "ab").mkdir(parents=True)
+    (head / "inductor-cache" / "ab" / "kernel.py").write_text("kept")
+    _unpack(files, str(head), "level1_1_p")
+    assert json.loads((head / "search" / "level1_1_p" / "optimize.json").read_text()) == {
+        "optimized": "runs/l1/search/level1_1_p/optimized"}
+    assert not (head / "search" / "level1_1_p" / "stale.txt").exists()
+    assert (head / "inductor-cache" / "ab" / "kernel.py").read_text() == "kept"
+    assert not list(head.rglob("*.part"))
+    # A file outside the kept folders is refused, and nothing of it is written.
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        info = tarfile.TarInfo("search/../../escaped.txt")
+        tar.addfile(info, io.BytesIO(b""))
+    with pytest.raises(DriverError, match="outside its folders"):
+        _unpack(buffer.getvalue(), str(head), "level1_2_q")
+    assert not (tmp_path / "escaped.txt").exists()

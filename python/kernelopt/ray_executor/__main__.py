@@ -39,19 +39,23 @@ class DriverError(Exception):
 def _unpack(files: bytes, run_dir: str, stem: str) -> None:
     """Writes a task's kept folders into the run folder: the problem's own capture and search
     folders replace any earlier attempt's; Inductor's cache entries are added where absent. Each
-    file is written beside its place and renamed, so a driver killed midway leaves no torn file."""
-    for name in ("capture", "search"):
-        shutil.rmtree(os.path.join(run_dir, name, stem), ignore_errors=True)
+    file is written beside its place and renamed, so a driver killed midway leaves no torn file;
+    an archive with anything outside those folders is refused before a file is written."""
     with tarfile.open(fileobj=io.BytesIO(files), mode="r:gz") as tar:
-        for member in tar.getmembers():
+        members = tar.getmembers()
+        for member in members:
             parts = member.name.split("/")
             if parts[0] not in task.KEPT or ".." in parts or os.path.isabs(member.name):
                 raise DriverError("kernelopt.ray",
                                   f"a task returned a file outside its folders: {member.name}")
+        for name in ("capture", "search"):
+            shutil.rmtree(os.path.join(run_dir, name, stem), ignore_errors=True)
+        for member in members:
             target = os.path.join(run_dir, member.name)
             if member.isdir():
                 os.makedirs(target, exist_ok=True)
-            elif member.isfile() and not (parts[0] == "inductor-cache" and os.path.exists(target)):
+            elif member.isfile() and not (member.name.startswith("inductor-cache/")
+                                          and os.path.exists(target)):
                 os.makedirs(os.path.dirname(target), exist_ok=True)
                 with open(target + ".part", "wb") as out:
                     shutil.copyfileobj(tar.extractfile(member), out)

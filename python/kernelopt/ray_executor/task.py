@@ -20,7 +20,8 @@ import tarfile
 import tempfile
 
 # What of the node's run folder the head keeps: the captured output code, the search's files
-# (with `optimized/`, which `remeasure` loads) and Inductor's cache (the same compiled baseline).
+# (with `optimized/`, which `remeasure` loads) and Inductor's cache (the same compiled baseline),
+# last.
 KEPT = ("capture", "search", "inductor-cache")
 PR_SET_PDEATHSIG = 1
 LINE_LIMIT = 500  # characters of the engine's last line of output kept in a failure
@@ -43,6 +44,19 @@ def _renamed(value, names: dict[str, str]):
     if isinstance(value, list):
         return [_renamed(v, names) for v in value]
     return value
+
+
+def _rename_json_files(run: str, names: dict[str, str]) -> None:
+    """The JSON documents of the kept folders (optimize.json, show documents) with `names`
+    replaced, as JSON text spells them."""
+    spelled = {json.dumps(old)[1:-1]: json.dumps(new)[1:-1] for old, new in names.items()}
+    for name in KEPT[:-1]:  # Inductor's cache holds no document of ours
+        for folder, _, files in os.walk(os.path.join(run, name)):
+            for file in (os.path.join(folder, f) for f in files if f.endswith(".json")):
+                with open(file, encoding="utf-8") as f:
+                    text = f.read()
+                with open(file, "w", encoding="utf-8") as f:
+                    f.write(_renamed(text, spelled))
 
 
 def _pack(run: str) -> bytes:
@@ -83,5 +97,6 @@ def run_problem(engine: str, env: dict, args: list, problem: dict) -> dict:
                                            f"{done.returncode}): {lines[-1][-LINE_LIMIT:]}"}
         with open(document, encoding="utf-8") as f:
             doc = json.load(f)
-        doc = _renamed(doc, {path: problem["path"], run: problem["run_dir"]})
-        return {"node": node, "document": doc, "files": _pack(run)}
+        names = {path: problem["path"], run: problem["run_dir"]}
+        _rename_json_files(run, names)
+        return {"node": node, "document": _renamed(doc, names), "files": _pack(run)}
