@@ -4,6 +4,7 @@ problem as a Ray task, a task killed mid-run is tried again, one killed every ti
 failed with the reason, a killed head resumes from the store, and without Ray the flag is a
 one-line error. Also how a task's files reach the head's run folder."""
 
+import glob
 import io
 import json
 import os
@@ -13,6 +14,7 @@ import sqlite3
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 
 import pytest
@@ -65,6 +67,19 @@ def task_processes(name):
         if args.startswith("ray::kernelopt bench level1/" + name):
             found[int(pid)] = args
     return found
+
+
+def dead_task_folders():
+    """The temporary folders of tasks whose process is gone."""
+    folders = []
+    for folder in glob.glob(os.path.join(tempfile.gettempdir(), task.FOLDER_PREFIX + "*")):
+        try:
+            pid = int(open(os.path.join(folder, "pid"), encoding="utf-8").read())
+        except (OSError, ValueError):
+            continue
+        if not os.path.exists(f"/proc/{pid}"):
+            folders.append(folder)
+    return folders
 
 
 @pytest.fixture(scope="module")
@@ -168,6 +183,12 @@ def test_a_killed_head_resumes_and_skips_what_is_done(cluster, tmp_path):
         db.execute("UPDATE problems SET status = 'done' WHERE name = 'level1/1_good_small'")
     before = (run / "problems" / "level1_1_good_small.json").read_bytes()
     (kb / "level1" / "2_slow.py").write_text(GOOD)  # quick this time
+    # A task killed with the run may have left its temporary folder; the next tasks on the node
+    # remove it.
+    deadline = time.monotonic() + 30
+    while task_processes("2_slow") and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = dead_task_folders()
     done = subprocess.run(bench_command(kb, run, cluster), capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 4, done.stderr
@@ -178,6 +199,7 @@ def test_a_killed_head_resumes_and_skips_what_is_done(cluster, tmp_path):
     assert rows == {"level1/1_good_small": "done", "level1/2_slow": "failed",
                     "level1/3_again_small": "failed"}
     assert documents(run)["level1_2_slow.json"]["outcome"]["reason"] == "needs an NVIDIA GPU"
+    assert not any(os.path.exists(folder) for folder in left)
 
 
 @needs_engine
@@ -239,3 +261,16 @@ def test_a_tasks_files_land_in_the_run_folder_named_as_on_the_head(tmp_path):
     with pytest.raises(DriverError, match="outside its folders"):
         _unpack(buffer.getvalue(), str(head), "level1_2_q")
     assert not (tmp_path / "escaped.txt").exists()
+
+
+def test_a_task_removes_the_folders_of_killed_tasks_on_its_node(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    ended = subprocess.Popen(["true"])
+    ended.wait()
+    for name, pid in (("dead", ended.pid), ("alive", os.getpid())):
+        (tmp_path / (task.FOLDER_PREFIX + name)).mkdir()
+        (tmp_path / (task.FOLDER_PREFIX + name) / "pid").write_text(str(pid))
+    (tmp_path / (task.FOLDER_PREFIX + "starting")).mkdir()  # no pid yet: left alone
+    task._remove_dead_tasks_folders()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [task.FOLDER_PREFIX + "alive",
+                                                         task.FOLDER_PREFIX + "starting"]

@@ -10,9 +10,11 @@ imports nothing outside the standard library: the driver ships it to the nodes b
 from __future__ import annotations
 
 import ctypes
+import glob
 import io
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -24,6 +26,7 @@ import tempfile
 # last.
 KEPT = ("capture", "search", "inductor-cache")
 PR_SET_PDEATHSIG = 1
+FOLDER_PREFIX = "kernelopt-ray-"  # a task's temporary folder on its node
 LINE_LIMIT = 500  # characters of the engine's last line of output kept in a failure
 
 
@@ -31,6 +34,29 @@ def _die_with_task() -> None:
     """Runs in the engine's process before exec: the kernel kills it when the task's process
     dies, so that a task killed with its process leaves no engine on the GPU Ray hands on."""
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def _remove_dead_tasks_folders() -> None:
+    """Removes the temporary folders that killed tasks left on this node: a task writes its pid
+    into its folder, and a folder whose task is gone is nobody's."""
+    for folder in glob.glob(os.path.join(tempfile.gettempdir(), FOLDER_PREFIX + "*")):
+        try:
+            with open(os.path.join(folder, "pid"), encoding="utf-8") as f:
+                pid = int(f.read())
+        except (OSError, ValueError):  # being set up, or not a task's
+            continue
+        if not _alive(pid):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _renamed(value, names: dict[str, str]):
@@ -77,7 +103,10 @@ def run_problem(engine: str, env: dict, args: list, problem: dict) -> dict:
     if not os.access(engine, os.X_OK):
         return {"node": node, "error": f"no kernelopt engine at {engine} on this node (every node "
                                        f"needs the same kernelopt install as the head)"}
-    with tempfile.TemporaryDirectory(prefix="kernelopt-ray-") as tmp:
+    _remove_dead_tasks_folders()
+    with tempfile.TemporaryDirectory(prefix=FOLDER_PREFIX) as tmp:
+        with open(os.path.join(tmp, "pid"), "w", encoding="utf-8") as f:
+            f.write(str(os.getpid()))
         kernelbench = os.path.join(tmp, "kernelbench")
         level = os.path.join(kernelbench, f"level{problem['level']}")
         os.makedirs(level)
