@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what kernelopt needs on a Debian 12 machine: the build tools and libraries from
 # Debian's packages, and a Python virtual environment (.venv) with torch 2.11.0 and triton 3.6.0,
-# the versions of the GPU machine. Safe to run again: it installs only what is missing.
+# the versions of the GPU machine, and Ray (`bench --executor ray`; its tests run a local cluster). Safe to run again: it installs only what is missing.
 # `setup.sh system` does the Debian packages and creates .venv, `setup.sh python` fills .venv (the
 # long download, which CI runs while it builds); no argument does both.
 set -euo pipefail
@@ -47,11 +47,11 @@ install_system() {
 
 install_python() {
   [ -x .venv/bin/python ] || "$python" -m venv .venv
-  .venv/bin/python -c 'import torch, triton, pytest, xdist, numpy, sys
+  .venv/bin/python -c 'import torch, triton, pytest, xdist, numpy, ray, sys
 v = tuple(int(p) for p in numpy.__version__.split(".")[:2])
 sys.exit(not (torch.__version__.startswith("2.11.0") and triton.__version__ == "3.6.0" and v < (2, 4)))' \
     2>/dev/null && return 0
-  echo "setup: installing torch 2.11.0 and triton 3.6.0 into .venv (a few GB)"
+  echo "setup: installing torch 2.11.0, triton 3.6.0 and ray into .venv (a few GB)"
   retrying .venv/bin/python -m pip install -q --upgrade pip
   # pip resumes a broken download from where it stopped; a connection that keeps breaking at the
   # same byte (seen on CUDA wheels of several hundred MB) needs a whole new attempt instead.
@@ -59,9 +59,10 @@ sys.exit(not (torch.__version__.startswith("2.11.0") and triton.__version__ == "
   .venv/bin/python -m pip install --help | grep -q -- --resume-retries && resume=(--resume-retries 3)
   # numpy 2.4 refuses int() of a one-element array, which Triton 3.6's interpreter does for a
   # loop bound that is a kernel argument (the CPU tests of candidates run under the interpreter).
-  # pytest-xdist runs the worker's tests on every core.
+  # pytest-xdist runs the worker's tests on every core. Ray is optional for users (only
+  # `bench --executor ray` imports it); the tests start a local Ray cluster with it.
   retrying .venv/bin/python -m pip install -q "${resume[@]}" torch==2.11.0 triton==3.6.0 \
-    "numpy<2.4" pytest pytest-xdist
+    "numpy<2.4" pytest pytest-xdist ray==2.60.0
 }
 
 [ "$step" = python ] || install_system

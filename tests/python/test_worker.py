@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 import torch
@@ -38,6 +39,40 @@ def test_protocol_over_a_real_process():
     assert lines[0]["ok"] and lines[0]["protocol"] == PROTOCOL_VERSION
     assert not lines[1]["ok"] and lines[1]["error"]["tag"] == "kernelopt.request"
     assert "unknown op" in lines[1]["error"]["message"]
+
+
+def test_a_worker_whose_engine_died_exits(tmp_path):
+    # The engine here is a stand-in parent that starts the worker and is then killed; the test
+    # keeps the worker's stdin open, so only the worker's watch on its parent can end it.
+    read_end, write_end = os.pipe()
+    engine = ("import subprocess, sys, time\n"
+              f"p = subprocess.Popen([sys.executable, '-m', 'kernelopt.worker'], stdin={read_end})\n"
+              "print(p.pid, flush=True)\ntime.sleep(120)\n")
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    parent = subprocess.Popen([sys.executable, "-c", engine], stdout=subprocess.PIPE, text=True,
+                              env=env, pass_fds=(read_end,))
+    os.close(read_end)
+    try:
+        pid = int(parent.stdout.readline())
+        os.write(write_end, b'{"id": 1, "op": "hello"}\n')
+        assert json.loads(parent.stdout.readline())["ok"]  # the worker is in its loop
+        parent.kill()
+        parent.wait()
+        deadline = time.monotonic() + 20
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(pid), "the worker outlived its engine"
+    finally:
+        os.close(write_end)
+        parent.kill()
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def test_prints_from_problem_code_do_not_reach_the_protocol(tmp_path):

@@ -186,6 +186,13 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--samples", bench.samples, "with --search: G4 timing samples per side")
       ->check(CLI::Range(5, 100000));
   add_search_flags(bench_cmd, bench.flags, "with --search: ");
+  bench_cmd
+      ->add_option("--executor", bench.executor,
+                   "where problems run: thread (each GPU here) or ray (a Ray cluster's GPUs)")
+      ->check(CLI::IsMember({"thread", "ray"}));
+  bench_cmd->add_option("--ray-address", bench.ray_address,
+                        "with --executor ray: the cluster (default: $RAY_ADDRESS, else a new "
+                        "one on this machine)");
 
   kernelopt::engine::RemeasureCommand remeasure;
   long remeasure_timeout = 1800;

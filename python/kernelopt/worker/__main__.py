@@ -5,22 +5,16 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
+import time
 import traceback
 
 from .errors import WorkerError, is_cuda_error, is_out_of_memory, one_line
+from .framing import protocol_stream
 from .session import OPS, Session
 
 
 FATAL_EXIT = 3  # the CUDA context is unusable after a CUDA error: the engine starts a fresh worker
-
-
-def _protocol_stream():
-    """A private copy of stdout for responses; fd 1 then points at stderr, so that prints from
-    problem code, torch or triton cannot corrupt the protocol."""
-    out = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    return out
 
 
 def finite(value):
@@ -58,8 +52,23 @@ def handle(session: Session, line: str) -> dict:
                 "worker_exiting": session.fatal is not None}
 
 
+def exit_with_engine(poll_s: float = 1.0) -> None:
+    """Ends this process within `poll_s` of its engine's death (its parent changes): a worker
+    whose engine was killed (a bench problem's Ray task lost, a run stopped with SIGKILL) must not
+    keep computing on a GPU that another problem is then given."""
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(poll_s)
+        os._exit(FATAL_EXIT)
+
+    threading.Thread(target=watch, name="kernelopt-engine-watch", daemon=True).start()
+
+
 def main() -> int:
-    out = _protocol_stream()
+    exit_with_engine()
+    out = protocol_stream()
     session = Session()
     for line in sys.stdin:
         if not line.strip():

@@ -1,6 +1,7 @@
 // The bench driver. Plan (register the selected problems in the store, skip the done ones), probe
 // the environment once (GPUs, copy bandwidth), run the rest with one thread per GPU, each problem
-// in a fresh worker, record each document and its store row together, then summarize.
+// in a fresh worker, or as Ray tasks on a cluster (--executor ray), record each document and its
+// store row together, then summarize.
 #include "kernelopt/engine/bench.hpp"
 
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -17,6 +19,7 @@
 #include "kernelopt/core/error.hpp"
 #include "kernelopt/engine/ask.hpp"
 #include "kernelopt/engine/bench_progress.hpp"
+#include "kernelopt/engine/bench_ray.hpp"
 #include "kernelopt/engine/bench_task.hpp"
 #include "kernelopt/engine/doctor.hpp"
 #include "kernelopt/engine/files.hpp"
@@ -173,6 +176,64 @@ std::map<std::string, int> run_all(const std::vector<Planned>& todo,
   return failed;
 }
 
+// The thread executor: probe this machine once (GPUs, copy bandwidth), then one thread and a
+// fresh worker a problem per GPU; without a GPU one thread loads and validates each problem.
+std::map<std::string, int> run_here(const std::vector<Planned>& todo,
+                                    const BenchCommand& command,
+                                    std::size_t skipped,
+                                    store::Store& store,
+                                    bool& no_gpu) {
+  BenchContext context = bench_context(command);
+  const RunEnvironment env = probe(context.worker);
+  context.bandwidth_gbps = env.bandwidth_gbps;
+  no_gpu = env.gpus == 0;
+  BenchProgress progress(todo.size(), skipped, command.quiet);
+  if (no_gpu) {
+    const Task task = [&](const BenchProblem& p, std::size_t) {
+      return check_problem_without_gpu(p, context);
+    };
+    return run_all(todo, 1, task, store, progress, command.run_dir);
+  }
+  const std::vector<GpuSlot> slots = gpu_slots(env.gpus);
+  const Task task = [&](const BenchProblem& p, std::size_t slot) {
+    return run_problem_on_gpu(p, context, slots[slot]);
+  };
+  return run_all(todo, slots.size(), task, store, progress, command.run_dir);
+}
+
+// --executor ray: every problem still to do is marked running and becomes a Ray task at once;
+// each finished one is recorded as run_all records it. `gpus` (the cluster's) is how many the
+// progress shows running.
+std::map<std::string, int> run_on_ray(const std::vector<Planned>& todo,
+                                      RayDriver& driver,
+                                      const BenchCommand& command,
+                                      std::size_t gpus,
+                                      store::Store& store,
+                                      BenchProgress& progress) {
+  std::map<std::string, const Planned*> by_key;
+  std::vector<BenchProblem> problems;
+  for (const Planned& planned : todo) {
+    by_key[planned.problem.key()] = &planned;
+    problems.push_back(planned.problem);
+    store.set_problem_status(planned.id, store::ProblemStatus::kRunning, "", "");
+  }
+  const std::size_t busy = std::min(std::max<std::size_t>(gpus, 1), todo.size());
+  for (std::size_t i = 0; i < busy; ++i) {
+    progress.started();
+  }
+  std::map<std::string, int> failed;
+  std::size_t done = 0;
+  driver.run(problems, command, gpus > 0, [&](const BenchProblem& problem, nlohmann::json doc) {
+    const Planned& planned = *by_key.at(problem.key());
+    record(store, planned, doc, command.run_dir);
+    if (doc.at("status") != "done") ++failed[doc.at("outcome").value("reason", "")];
+    progress.finished(problem.key(), doc);
+    if (++done + busy <= todo.size()) progress.started();
+  });
+  progress.close();
+  return failed;
+}
+
 // The problems still to run, in this order: never started (pending), then those a killed run
 // left running, then the failed ones; each group in the selection's order. A problem that failed
 // (a compile that overran its limit, say) is retried only after every problem that has not had
@@ -258,16 +319,23 @@ BenchContext bench_context(const BenchCommand& command) {
 }
 
 int bench_command(const BenchCommand& command) {
+  const auto start = std::chrono::steady_clock::now();
   const ProblemSpec spec = parse_problem_spec(command.problems);
   const std::vector<BenchProblem> problems =
       find_problems(command.kernelbench_dir, command.level, spec);
   const fs::path run_dir = command.run_dir;
-  fs::create_directories(run_dir / "problems");
   const std::string flags = search_flags_text(command.flags);
   if (!flags.empty() && !command.search) {
     throw Error("kernelopt.usage", fmt::format("bench: {} set(s) the search: add --search", flags),
                 ExitCode::kUsage);
   }
+  if (!command.ray_address.empty() && command.executor != "ray") {
+    throw Error("kernelopt.usage", "bench: --ray-address needs --executor ray", ExitCode::kUsage);
+  }
+  // Ray is checked before the run folder is touched: without it the flag is a one-line error.
+  std::optional<RayDriver> ray;
+  if (command.executor == "ray") ray.emplace();
+  fs::create_directories(run_dir / "problems");
   check_mode(
       run_dir,
       {{"search", command.search}, {"perf_gate", !command.flags.no_perf_gate}, {"flags", flags}});
@@ -277,23 +345,21 @@ int bench_command(const BenchCommand& command) {
   std::map<std::string, int> failures;
   bool no_gpu = false;
   if (!todo.empty()) {
-    BenchContext context = bench_context(command);
-    const RunEnvironment env = probe(context.worker);
-    context.bandwidth_gbps = env.bandwidth_gbps;
-    no_gpu = env.gpus == 0;
-    BenchProgress progress(todo.size(), skipped, command.quiet);
-    if (no_gpu) {
-      const Task task = [&](const BenchProblem& p, std::size_t) {
-        return check_problem_without_gpu(p, context);
-      };
-      failures = run_all(todo, 1, task, store, progress, run_dir);
+    if (ray) {
+      const std::vector<RayNode> nodes = ray->connect(command.ray_address);
+      int gpus = 0;
+      for (const RayNode& node : nodes) {
+        gpus += node.gpus;
+      }
+      no_gpu = gpus == 0;
+      std::fprintf(stderr, "bench: Ray cluster: %s\n", describe_cluster(nodes).c_str());
+      BenchProgress progress(todo.size(), skipped, command.quiet);
+      failures = run_on_ray(todo, *ray, command, static_cast<std::size_t>(gpus), store, progress);
     } else {
-      const std::vector<GpuSlot> slots = gpu_slots(env.gpus);
-      const Task task = [&](const BenchProblem& p, std::size_t slot) {
-        return run_problem_on_gpu(p, context, slots[slot]);
-      };
-      failures = run_all(todo, slots.size(), task, store, progress, run_dir);
+      failures = run_here(todo, command, skipped, store, no_gpu);
     }
+    record_run(command.run_dir, command.executor, todo.size(),
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   } else {
     std::fprintf(stderr, "bench: all %zu selected problems are already done in %s\n", skipped,
                  run_dir.c_str());
@@ -311,10 +377,11 @@ int bench_command(const BenchCommand& command) {
   if (no_gpu) {
     const int loaded = failures["needs an NVIDIA GPU"];
     throw Error("kernelopt.nogpu",
-                fmt::format("bench: no NVIDIA GPU here: {} of {} problems loaded and validated, "
+                fmt::format("bench: no NVIDIA GPU {}: {} of {} problems loaded and validated, "
                             "none measured; all are recorded as failed in {} (see `kernelopt "
                             "doctor`)",
-                            loaded, todo.size(), (run_dir / "summary.json").string()),
+                            ray ? "in the Ray cluster" : "here", loaded, todo.size(),
+                            (run_dir / "summary.json").string()),
                 ExitCode::kNoGpu);
   }
   if (failed > 0) {

@@ -37,6 +37,10 @@ struct BenchCommand {
   // measures every candidate but rejects none, so slower replacements enter and count at their
   // ratio). They need --search and are part of the run's mode.
   SearchFlags flags;
+  // Where the problems run: "thread" (one thread and worker per GPU of this machine) or "ray"
+  // (one Ray task per problem on the cluster at ray_address; "" is Ray's default).
+  std::string executor = "thread";
+  std::string ray_address;
 };
 
 // What every problem of the run shares, from the command: the workers' options (the run's own
@@ -64,7 +68,15 @@ int report_command(const ReportCommand& command);
 // exit 2) when there is no problems/ folder, it holds no document, or a file is not one.
 std::vector<nlohmann::json> load_documents(const std::string& run_dir);
 
-// Summarizes RUN_DIR's documents and writes RUN_DIR/summary.json; returns the summary.
+// Summarizes RUN_DIR's documents and writes RUN_DIR/summary.json; returns the summary. With
+// RUN_DIR/bench_runs.json, "runs" gives the bench runs' count and their wall seconds added up.
 nlohmann::json write_summary(const std::string& run_dir);
+
+// Appends one bench run that reached its end (its executor, the problems it ran, its wall
+// seconds) to RUN_DIR/bench_runs.json.
+void record_run(const std::string& run_dir,
+                const std::string& executor,
+                std::size_t problems,
+                double wall_seconds);
 
 }  // namespace kernelopt::engine

@@ -24,6 +24,20 @@ constexpr std::pair<const char*, const char*> kShort[] = {
     {"fallback", "fallback"},
     {"failed", "failed"}};
 
+// " on NODE (GPU)" for a problem a Ray node ran; "" for one run here.
+std::string where(const nlohmann::json& document) {
+  const nlohmann::json& cost = document.at("cost");
+  const std::string node = cost.value("node", "");
+  if (node.empty()) return "";
+  const nlohmann::json& show = document.at("show");
+  std::string gpu;
+  if (show.is_object() && show.contains("environment") && show.at("environment").is_object()) {
+    const nlohmann::json& name = show.at("environment").value("gpu", nlohmann::json());
+    if (name.is_string()) gpu = " (" + name.get<std::string>() + ")";
+  }
+  return " on " + node + gpu;
+}
+
 }  // namespace
 
 BenchProgress::BenchProgress(std::size_t total, std::size_t skipped, bool quiet)
@@ -92,6 +106,7 @@ void BenchProgress::finished(const std::string& key, const nlohmann::json& docum
   std::string line = fmt::format("[{}/{}] {}: {}{} ({:.1f} s)", done_, total_, key, cls,
                                  reason.empty() ? "" : " (" + reason + ")",
                                  document.at("cost").value("wall_seconds", 0.0));
+  line += where(document);
   if (document.at("error").is_object()) {
     line += ": " + document.at("error").value("message", "");
   }

@@ -1,6 +1,7 @@
 // The bench run's progress on stderr: a bar redrawn in place on a terminal (one line per finished
 // problem elsewhere) with elapsed time, ETA and the running tally of outcome classes; or, quiet,
-// one log line per problem. Safe to call from several threads.
+// one log line per problem. A problem a Ray node ran names the node and its GPU. Safe to call
+// from several threads.
 #pragma once
 
 #include <chrono>

@@ -74,8 +74,34 @@ nlohmann::json write_summary(const std::string& run_dir) {
                               {"replacements", doc.at("replacements")}};
     }
   }
+  // The bench runs' own wall time (bench_runs.json), which the problems' wall seconds, added
+  // up, exceed when problems ran side by side.
+  const fs::path runs = fs::path(run_dir) / "bench_runs.json";
+  if (fs::is_regular_file(runs)) {
+    const nlohmann::json list = nlohmann::json::parse(read_file(runs), nullptr, false);
+    if (list.is_array()) {
+      double wall = 0;
+      for (const auto& run : list) {
+        wall += run.value("wall_seconds", 0.0);
+      }
+      summary["runs"] = {{"runs", list.size()}, {"wall_seconds", wall}};
+    }
+  }
   write_file(fs::path(run_dir) / "summary.json", summary.dump(1) + "\n");
   return summary;
+}
+
+void record_run(const std::string& run_dir,
+                const std::string& executor,
+                std::size_t problems,
+                double wall_seconds) {
+  const fs::path file = fs::path(run_dir) / "bench_runs.json";
+  nlohmann::json list = fs::is_regular_file(file)
+                            ? nlohmann::json::parse(read_file(file), nullptr, false)
+                            : nlohmann::json::array();
+  if (!list.is_array()) list = nlohmann::json::array();  // unreadable: start it again
+  list.push_back({{"executor", executor}, {"problems", problems}, {"wall_seconds", wall_seconds}});
+  write_file(file, list.dump(1) + "\n");
 }
 
 int report_command(const ReportCommand& command) {

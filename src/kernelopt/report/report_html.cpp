@@ -91,6 +91,10 @@ std::string format_report_html(const nlohmann::json& summary, const std::string&
     out += "<h2>Failures</h2>\n" + html_table(failure_table(summary));
   }
   out += "<h2>Cost</h2>\n" + html_table(cost_table(summary));
+  if (const std::string wall = run_wall_text(summary); !wall.empty()) {
+    out += "<p>" + xml_escape(wall) + "</p>\n";
+  }
+  if (summary.contains("nodes")) out += "<h3>By Ray node</h3>\n" + html_table(node_table(summary));
   out += "<h2>Problems</h2>\n" + html_table(problem_table(summary));
   return out + "</body>\n</html>\n";
 }

@@ -83,6 +83,8 @@ std::string format_report_md(const nlohmann::json& summary, const std::string& t
     out += markdown_table({"problem", "first ratio", "again [95% interval]", "slower"}, rows);
   }
   out += "\n## Cost\n\n" + render(cost_table(summary));
+  if (const std::string wall = run_wall_text(summary); !wall.empty()) out += "\n" + wall + "\n";
+  if (summary.contains("nodes")) out += "\n### By Ray node\n\n" + render(node_table(summary));
   out +=
       "\n## Problems\n\nfloor ms: the sum of the segments' floors (two-pass for a norm or "
       "softmax whose reduction group does not fit on chip: its input is read twice; for a "

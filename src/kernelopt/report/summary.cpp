@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <iterator>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -80,6 +81,26 @@ nlohmann::json counts(const std::vector<nlohmann::json>& rows,
   return out;
 }
 
+// Per Ray node, sorted by name: its problems and their GPU- and wall seconds added up. Empty when
+// no problem ran on a Ray node.
+nlohmann::json node_costs(const std::vector<nlohmann::json>& rows) {
+  std::map<std::string, nlohmann::json> nodes;
+  for (const auto& row : rows) {
+    if (!row["node"].is_string()) continue;
+    nlohmann::json& node = nodes[row["node"].get<std::string>()];
+    if (node.is_null()) node = {{"problems", 0}, {"gpu_seconds", 0.0}, {"wall_seconds", 0.0}};
+    node["problems"] = node["problems"].get<int>() + 1;
+    node["gpu_seconds"] = node["gpu_seconds"].get<double>() + row.value("gpu_seconds", 0.0);
+    node["wall_seconds"] = node["wall_seconds"].get<double>() + row.value("wall_seconds", 0.0);
+  }
+  nlohmann::json out = nlohmann::json::array();
+  for (auto& [name, node] : nodes) {
+    node["node"] = name;
+    out.push_back(node);
+  }
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json geomean(const std::vector<double>& values) {
@@ -127,6 +148,9 @@ nlohmann::json summary_row(const nlohmann::json& doc) {
   row["wall_seconds"] = cost.value("wall_seconds", 0.0);
   row["search_seconds"] = number_or_null(cost, "search_seconds");
   row["llm_tokens"] = cost.value("llm_tokens", 0);
+  // The Ray node that ran the problem (bench --executor ray); null when it ran on the head.
+  row["node"] = cost.contains("node") && cost.at("node").is_string() ? cost.at("node")
+                                                                     : nlohmann::json(nullptr);
   const nlohmann::json error = doc.value("error", nlohmann::json());
   row["error"] =
       error.is_object() ? nlohmann::json(error.value("message", "")) : nlohmann::json(nullptr);
@@ -226,6 +250,8 @@ nlohmann::json summarize(const std::vector<nlohmann::json>& documents) {
     out["levels"].push_back(entry);
   }
   out["overall"] = aggregate(rows);
+  const nlohmann::json nodes = node_costs(rows);
+  if (!nodes.empty()) out["nodes"] = nodes;
   return out;
 }
 

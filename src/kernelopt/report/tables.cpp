@@ -133,6 +133,35 @@ Table cost_table(const nlohmann::json& summary) {
   return t;
 }
 
+Table node_table(const nlohmann::json& summary) {
+  Table t;
+  t.header = {"node", "problems", "GPU-seconds", "wall seconds (sum)"};
+  int problems = 0;
+  double gpu = 0;
+  double wall = 0;
+  for (const auto& node : summary.value("nodes", nlohmann::json::array())) {
+    problems += node.value("problems", 0);
+    gpu += node.value("gpu_seconds", 0.0);
+    wall += node.value("wall_seconds", 0.0);
+    t.rows.push_back({node.value("node", "?"), std::to_string(node.value("problems", 0)),
+                      number_text(node.at("gpu_seconds"), 1),
+                      number_text(node.at("wall_seconds"), 1)});
+  }
+  t.rows.push_back(
+      {"all nodes", std::to_string(problems), number_text(gpu, 1), number_text(wall, 1)});
+  return t;
+}
+
+std::string run_wall_text(const nlohmann::json& summary) {
+  if (!summary.contains("runs")) return "";
+  const nlohmann::json& runs = summary.at("runs");
+  const int count = runs.value("runs", 0);
+  return fmt::format(
+      "The bench runs took {} s of wall time ({} run{} of `kernelopt bench` that reached their "
+      "end); the wall seconds above add up each problem's own, side by side on several GPUs.",
+      number_text(runs.at("wall_seconds"), 1), count, count == 1 ? "" : "s");
+}
+
 Table problem_table(const nlohmann::json& summary) {
   Table t;
   t.header = {"level",

@@ -31,6 +31,13 @@ Table failure_table(const nlohmann::json& summary);
 // Per level and overall: GPU-hours, GPU-seconds, wall seconds, LLM tokens.
 Table cost_table(const nlohmann::json& summary);
 
+// With problems run on Ray nodes (summary "nodes"): a row per node (problems, GPU-seconds, wall
+// seconds) and the total over the nodes.
+Table node_table(const nlohmann::json& summary);
+
+// "The bench runs took X s of wall time (N runs) ..." from summary "runs"; "" without it.
+std::string run_wall_text(const nlohmann::json& summary);
+
 // One row per problem: class, times, speedup with its interval, floor, headroom, cost.
 Table problem_table(const nlohmann::json& summary);
 
