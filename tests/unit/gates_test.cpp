@@ -182,7 +182,8 @@ TEST(Performance, ReplaysThatComputeOtherwiseThanDirectCallsAreRejected) {
   nan["replay_nonfinite_match"] = false;
   n["replay_checks"] = json::array({nan});
   EXPECT_EQ(performance_verdict(n, t).status, Status::kReplayMismatch);
-  n["replay_checks"] = json::array({{{"seed", 0}, {"error", {{"kind", "python"}, {"message", "boom"}}}}});
+  n["replay_checks"] =
+      json::array({{{"seed", 0}, {"error", {{"kind", "python"}, {"message", "boom"}}}}});
   EXPECT_EQ(performance_verdict(n, t).status, Status::kReplayMismatch);
   EXPECT_EQ(to_string(Status::kReplayMismatch), "replay_mismatch");
 }

@@ -22,14 +22,14 @@ namespace kernelopt::gate {
 struct Thresholds {
   double isolated_rtol = 1e-3;  // G2 allclose
   double isolated_atol = 1e-3;
-  double model_tol = 1e-4;             // G3 against eager
-  double float64_factor = 10.0;        // G3 fallback: candidate error <= factor x baseline's
-  double deferral_fraction = 1e-3;     // G2 deferral: at most this share of elements outside
-  double min_ratio = 0.97;             // G4: slower than this is rejected
-  int arch = 90;                       // G1 target (sm_90)
-  long shared_limit = 232448;          // bytes of shared memory per block on sm_90 (227 KiB)
-  int register_limit = 255;            // registers per thread
-  int samples = 30;                    // G4 samples per side
+  double model_tol = 1e-4;          // G3 against eager
+  double float64_factor = 10.0;     // G3 fallback: candidate error <= factor x baseline's
+  double deferral_fraction = 1e-3;  // G2 deferral: at most this share of elements outside
+  double min_ratio = 0.97;          // G4: slower than this is rejected
+  int arch = 90;                    // G1 target (sm_90)
+  long shared_limit = 232448;       // bytes of shared memory per block on sm_90 (227 KiB)
+  int register_limit = 255;         // registers per thread
+  int samples = 30;                 // G4 samples per side
   // G2 and G3: two draws of get_inputs(), the stress seeds (the worker's stress.py: shifted
   // inputs, non-finite ones, the model's parameters redrawn, discrete inputs), a third draw. A
   // problem whose seeds do not all fit in the device's memory keeps the first ones that do (the

@@ -63,8 +63,8 @@ std::optional<Outcome> side_effects(const worker::ModelCheck& n, const worker::M
 // the worker did not count them.
 std::optional<std::string> relatively_off(const worker::ModelSeed& s, const Thresholds& t) {
   if (!s.candidate_rel_f64 || !s.baseline_rel_f64) return std::nullopt;
-  const double allowed = t.float64_factor * *s.baseline_rel_f64 +
-                         std::max(1.0, t.float64_rel_share * s.elements);
+  const double allowed =
+      t.float64_factor * *s.baseline_rel_f64 + std::max(1.0, t.float64_rel_share * s.elements);
   if (*s.candidate_rel_f64 <= allowed) return std::nullopt;
   return fmt::format(
       "seed {}: within {}x of the compiler's largest float64 error, but {:.0f} of {:.0f} elements "

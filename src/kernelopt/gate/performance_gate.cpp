@@ -23,19 +23,20 @@ namespace {
 std::optional<std::string> replay_mismatch(const worker::PairTiming& n, const Thresholds& t) {
   for (const auto& c : n.replay_checks) {
     if (c.error) {
-      return fmt::format("seed {}: the replays could not be checked: {}", c.seed,
-                         c.error->message);
+      return fmt::format("seed {}: the replays could not be checked: {}", c.seed, c.error->message);
     }
     const double allowed = std::max(2 * c.direct_tol, t.model_tol);
     if (c.direct_nonfinite_match && !c.replay_nonfinite_match) {
-      return fmt::format("seed {}: replayed, NaN or infinities sit elsewhere than in the "
-                         "baseline's replay (called directly they sit alike)",
-                         c.seed);
+      return fmt::format(
+          "seed {}: replayed, NaN or infinities sit elsewhere than in the "
+          "baseline's replay (called directly they sit alike)",
+          c.seed);
     }
     if (!(c.replay_tol <= allowed)) {
-      return fmt::format("seed {}: replayed, matches the baseline's replay at {:.3g} only; called "
-                         "directly at {:.3g} (allowed {:.3g})",
-                         c.seed, c.replay_tol, c.direct_tol, allowed);
+      return fmt::format(
+          "seed {}: replayed, matches the baseline's replay at {:.3g} only; called "
+          "directly at {:.3g} (allowed {:.3g})",
+          c.seed, c.replay_tol, c.direct_tol, allowed);
     }
   }
   return std::nullopt;

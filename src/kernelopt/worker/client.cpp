@@ -118,7 +118,7 @@ Answer<StaticCheck> Client::static_check(const StaticCheckRequest& request, mill
 
 Answer<IsolatedCheck> Client::check_candidate(const IsolatedCheckRequest& request,
                                               milliseconds deadline) {
-  nlohmann::json body = {{"op", "check_candidate"},   {"segment", request.segment},
+  nlohmann::json body = {{"op", "check_candidate"},        {"segment", request.segment},
                          {"candidate", request.candidate}, {"seeds", request.seeds},
                          {"rtol", request.rtol},           {"atol", request.atol}};
   if (!request.sanitize.empty()) body["sanitize"] = request.sanitize;

@@ -174,7 +174,7 @@ struct ModelSeed {
   // that does not count them): no count to hold.
   std::optional<double> candidate_rel_f64;
   std::optional<double> baseline_rel_f64;
-  double elements = 0;  // output elements compared
+  double elements = 0;                       // output elements compared
   std::optional<std::string> float64_error;  // why the model has no float64 reference
   // What the forward pass changed besides its outputs (inputs, parameters, buffers by name), and
   // which outputs share an input's storage (by index): the recomposed model's and the compiler's.
