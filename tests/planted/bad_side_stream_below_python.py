@@ -34,7 +34,7 @@ def run(inputs, outputs):
     (out,) = outputs.values()
     n_rows, n_cols = x.shape
     home = torch.cuda.current_stream()
-    other = torch.Stream(device=x.device)  # the defect: work off the caller's stream, no wait
+    other = torch.Stream(device="cuda")  # the defect: work off the caller's stream, no wait
     _select(other)
     try:
         _row_sum[(n_rows,)](x, out, n_cols, x.stride(0), out.stride(0), BLOCK=BLOCK, num_warps=8)

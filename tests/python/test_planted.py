@@ -55,9 +55,9 @@ OTHER_INTERFACES = {
     "examples/row_sum_scaled.py": {
         "inputs": {"arg0_1": {"shape": [2047, 4096], "stride": [4096, 1], "dtype": "float32"}},
         "outputs": {"buf0": {"shape": [2047], "stride": [1], "dtype": "float32"}}},
-    "examples/row_variance.py": {
+    "examples/row_softmax.py": {
         "inputs": {"arg0_1": {"shape": [4096, 8192], "stride": [8192, 1], "dtype": "float32"}},
-        "outputs": {"buf0": {"shape": [4096], "stride": [1], "dtype": "float32"}}},
+        "outputs": {"buf2": {"shape": [4096, 8192], "stride": [8192, 1], "dtype": "float32"}}},
     "examples/row_max.py": {
         "inputs": {"arg0_1": {"shape": [8192, 8192], "stride": [8192, 1], "dtype": "float32"}},
         "outputs": {"buf0": {"shape": [8192], "stride": [1], "dtype": "float32"}}},
