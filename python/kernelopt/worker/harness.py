@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 
-from .buffers import bits, bitwise_equal, digest, place, poison
+from .buffers import bits, bitwise_equal, digest, place, poison, span
 from .compare import combine, compare
 from .errors import failure
 from .streams import StreamTrace, StreamWatch
@@ -25,8 +25,6 @@ GUARD_CAP = 1 << 24
 
 
 def _guard_for(value, guard: int) -> int:
-    from .buffers import span
-
     return max(guard, min(span(value.shape, value.stride()), GUARD_CAP))
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .compare import closeness
 from .errors import failure
+from .gates import _tensors
 from .stress import kind
 
 
@@ -70,9 +71,7 @@ def _direct(cap, modules: dict, seed) -> list:
     out = []
     with torch.no_grad():
         for i in cap.order:
-            result = modules[i].call(list(cap.graphs[i].args_by_seed[seed]))
-            items = result if isinstance(result, (list, tuple)) else [result]
-            out += [t.detach().clone() for t in items if _tensor(t)]
+            out += [t.clone() for t in _tensors(modules[i].call(list(cap.graphs[i].args_by_seed[seed])))]
     torch.cuda.synchronize()
     return out
 
