@@ -10,7 +10,9 @@ for the same candidate (so the results of several GPU runs can be compared toget
 For a bad candidate, the first failing gate and its status must be the expected ones: from the
 candidate's own verdicts (G1 static, G2 isolated) or, when the candidate passed those, from the
 model attempt's (G3 model, G4 performance). A good candidate ("accepted") must pass its own gates
-and the attempt's, and the problem's outcome must be an optimized one.
+and the attempt's, and the problem's outcome must be an optimized one. A good candidate whose entry
+says "at_threshold" (a correct kernel within noise of G4's minimum ratio on the problem) may
+instead be rejected by G4 as slower when its interval reaches the minimum ratio ("OK at threshold").
 
 Prints a table; with --out writes planted.md and planted.json there. Exit status: 0 when every
 expected candidate has a matching result, 1 when any result mismatches, 2 when none mismatches but
@@ -26,6 +28,7 @@ import sys
 import tarfile
 
 ACCEPTED = "accepted"
+MIN_RATIO = 0.97  # G4's minimum ratio (Thresholds::min_ratio)
 
 
 def load_sources(sources: list[str]) -> dict[str, dict]:
@@ -77,7 +80,7 @@ def verdict(doc: dict | None) -> dict:
                 "detail": f"{len(candidates)} candidates, expected 1", "ratio": None}
     cand = candidates[0]
     failed = _first_failure(cand.get("gates"))
-    ratio = None
+    ratio, ratio_high = None, None
     if failed is None:
         attempts = [a for a in doc.get("attempts") or [] if cand.get("segment") in (a.get("segments") or [])]
         if not cand.get("passed") or not attempts:
@@ -86,7 +89,7 @@ def verdict(doc: dict | None) -> dict:
         attempt = attempts[0]
         for g in attempt.get("gates") or []:
             if g.get("gate") == "G4 performance" and isinstance(g.get("numbers"), dict):
-                ratio = g["numbers"].get("ratio")
+                ratio, ratio_high = g["numbers"].get("ratio"), g["numbers"].get("ratio_high")
         failed = _first_failure(attempt.get("gates"))
         if failed is None:
             outcome = (doc.get("outcome") or {}).get("class", "")
@@ -95,7 +98,8 @@ def verdict(doc: dict | None) -> dict:
             return {"got": "not accepted", "gate": None, "status": None,
                     "detail": f"attempt passed={attempt.get('passed')}, outcome {outcome!r}", "ratio": ratio}
     return {"got": f"{failed.get('gate')}: {failed.get('status')}", "gate": failed.get("gate"),
-            "status": failed.get("status"), "detail": failed.get("detail", ""), "ratio": ratio}
+            "status": failed.get("status"), "detail": failed.get("detail", ""), "ratio": ratio,
+            "ratio_high": ratio_high}
 
 
 def expected_text(entry: dict) -> str:
@@ -109,6 +113,9 @@ def compare(expected: dict, docs: dict[str, dict]) -> list[dict]:
         v = verdict(docs.get(stem))
         want = expected_text(entry)
         state = "NOT RUN" if v["got"] == "not run" else ("OK" if v["got"] == want else "MISMATCH")
+        if (state == "MISMATCH" and want == ACCEPTED and entry.get("at_threshold")
+                and v["got"] == "G4 performance: slower" and (v.get("ratio_high") or 0) >= MIN_RATIO):
+            state = "OK at threshold"
         rows.append({"file": name, "expected": want, "got": v["got"], "result": state, "detail": v["detail"],
                      "ratio": v["ratio"]})
     return rows
@@ -130,8 +137,10 @@ def table(rows: list[dict]) -> str:
 
 
 def summary(rows: list[dict]) -> dict:
-    return {k: sum(r["result"] == v for r in rows)
-            for k, v in (("ok", "OK"), ("mismatch", "MISMATCH"), ("not_run", "NOT RUN"))}
+    counts = {k: sum(r["result"] == v for r in rows)
+              for k, v in (("ok", "OK"), ("mismatch", "MISMATCH"), ("not_run", "NOT RUN"))}
+    counts["ok"] += sum(r["result"] == "OK at threshold" for r in rows)
+    return counts
 
 
 def markdown(rows: list[dict], counts: dict) -> str:

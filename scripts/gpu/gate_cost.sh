@@ -25,12 +25,12 @@ for pair in "$@"; do
   candidate=${pair#*=}
   stem=$(basename "$problem" .py)
   for side in before after; do
-    t0=$(date +%s.%N)
+    t0=$(date +%s%N)
     KERNELOPT_PYTHON_DIR=${pydir[$side]} timeout -k 10 900 "${bin[$side]}" verify "$problem" \
       --candidate "seg0=$candidate" -o "$(mktemp -d)/run" --json "$out/${side}_$stem.json" \
       --gate-timeout 120 > "$out/${side}_$stem.txt" 2>&1
     rc=$?
-    wall=$(echo "$(date +%s.%N) - $t0" | bc)
+    wall=$("$py" -c 'import sys; print(round((int(sys.argv[1]) - int(sys.argv[2])) / 1e9, 3))' "$(date +%s%N)" "$t0")
     echo "{\"side\": \"$side\", \"problem\": \"$stem\", \"rc\": $rc, \"wall_s\": $wall}" >> "$out/walls.jsonl"
     log "$side $stem rc=$rc ${wall}s"
   done

@@ -132,6 +132,18 @@ def test_documents_matching_every_expectation_pass(tmp_path, expected):
     assert rows["bad_wrong_formula.py"]["result"] == "MISMATCH" and rows["bad_wrong_formula.py"]["got"] == "accepted"
 
 
+def test_a_control_at_the_threshold_may_be_rejected_as_slower_only_within_noise(expected):
+    entry = {"gate": None, "status": "accepted", "at_threshold": True, "note": "n"}
+    exp = {"problem": "p.py", "segment": "seg0", "candidates": {"good_t.py": entry, "good_u.py": dict(entry)}}
+    exp["candidates"]["good_u.py"].pop("at_threshold")
+    near = verify_doc("good_t.py", "G4 performance", "slower", ratio=0.966)  # interval up to 0.976
+    far = verify_doc("good_t.py", "G4 performance", "slower", ratio=0.9)  # up to 0.91
+    rows = check_planted.compare(exp, {"good_t": near, "good_u": near})
+    assert [r["result"] for r in rows] == ["OK at threshold", "MISMATCH"]
+    assert check_planted.summary(rows) == {"ok": 1, "mismatch": 1, "not_run": 0}
+    assert check_planted.compare(exp, {"good_t": far, "good_u": far})[0]["result"] == "MISMATCH"
+
+
 FAKE_BINARY = r'''#!{python}
 """Stands for `kernelopt verify PROBLEM --candidate seg0=FILE -o DIR --json OUT ...`: writes the
 document expected.json asks for (or a wrong one for the file named in $PLANTED_WRONG)."""

@@ -133,3 +133,25 @@ def test_alternation_swaps_another_seeds_values_into_the_static_inputs_and_resto
     assert torch.equal(a, first)
     lone = types.SimpleNamespace(inputs_by_seed={0: [a]}, order=[0], graphs=[graph])
     assert Alternation(lone, 0).other is None
+
+
+def test_a_copy_with_no_room_on_the_device_is_kept_in_host_memory(monkeypatch):
+    from kernelopt.worker import replays
+
+    class Full(torch.Tensor):
+        def clone(self, *args, **kwargs):
+            raise torch.cuda.OutOfMemoryError("no room")
+
+    t = torch.randn(3, 4).as_subclass(Full)
+    copy = replays._copy(t)
+    assert copy.device.type == "cpu" and torch.equal(copy.as_subclass(torch.Tensor), t.as_subclass(torch.Tensor))
+    a, b = torch.randn(3, 4), torch.randn(3, 4)
+    graph = types.SimpleNamespace(args_by_seed={0: [a], 1: [b]})
+    cap = types.SimpleNamespace(inputs_by_seed={0: [a], 1: [b]}, order=[0], graphs=[graph])
+    assert Alternation(cap, 0).alternates
+    monkeypatch.setattr(replays, "_copy", lambda x: x.to("meta"))  # a copy that is not on a's device
+    alt = Alternation(cap, 0)
+    first = a.clone()
+    assert alt.other == 1 and alt.on_host and not alt.alternates
+    alt.turn(1)  # the timed turns leave the static inputs alone
+    assert torch.equal(a, first)

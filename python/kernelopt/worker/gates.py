@@ -262,7 +262,7 @@ def time_pair(cap: Capture, original: dict, recomposed: dict, iters: int, warmup
 
     from .timing import time_interleaved
 
-    from .replays import Alternation, check_replays
+    from .replays import Alternation, check_direct, check_replays
 
     seed = next(iter(cap.inputs_by_seed))
     merged = {**original, **recomposed}
@@ -290,14 +290,15 @@ def time_pair(cap: Capture, original: dict, recomposed: dict, iters: int, warmup
     try:
         samples = time_interleaved([g.replay for g, _ in pairs], iters=per_iter, warmup=warmup,
                                    between=alternation.turn)
-        replays = check_replays(cap, alternation, original, merged, pairs)
+        replays = check_replays(cap, alternation, pairs)
     finally:
         alternation.restore()
     base_runs, cand_runs = samples[0::2], samples[1::2]
     del graphs, pairs
     torch.cuda.empty_cache()
+    replays = check_direct(cap, alternation, original, merged, replays)
     base_ms, cand_ms = pool_instances(base_runs), pool_instances(cand_runs)
-    return {"error": None, "seed": seed, "instances": count, "alternated_with": alternation.other,
+    return {"error": None, "seed": seed, "instances": count, "alternated_with": alternation.other if alternation.alternates else None,
             "replay_checks": replays,
             "baseline_ms": [round(s, 6) for s in base_ms],
             "candidate_ms": [round(s, 6) for s in cand_ms],
