@@ -99,6 +99,13 @@ class Trial:
     def out_of_bounds(self) -> int:
         return sum(p.guard_changes() for p in self.placed.values())
 
+    def release_inputs(self) -> None:
+        """Drops the placed inputs that are not also outputs (their room is needed for the second
+        run on problems whose tensors take gigabytes)."""
+        for root in [r for r in self.placed if r not in self._given]:
+            del self.placed[root]
+        self.inputs = {}
+
     def mutated_inputs(self, seg: Segment) -> set:
         """Input roots (not updated in place by the original) whose tensors changed bitwise."""
         return {r for r, v in seg.ins.items()
@@ -115,6 +122,8 @@ def _held(seg: Segment) -> dict:
 def check_seed(module, seg: Segment, rtol: float, atol: float, guard: int, profile: bool = False) -> dict:
     """All of G2's numbers for one seed; `error` is set (and the numbers left out) if run raised.
     With `profile`, the second run is traced by the CUDA profiler for work on other streams."""
+    import torch
+
     held = _held(seg)
     watch = StreamWatch()
     first = Trial(seg, guard)
@@ -133,7 +142,17 @@ def check_seed(module, seg: Segment, rtol: float, atol: float, guard: int, profi
     # The second run places every tensor at storage offset 0 (a trailing guard only), where a
     # model's own tensors sit: a candidate that behaves differently there is seen by the checks
     # on its inputs and by the bitwise comparison of the two runs.
-    second = Trial(seg, guard, lead=0)
+    # What the first run wrote, kept for the bitwise comparison with the second; its inputs are
+    # let go, and where the device has no room for both runs its outputs wait in host memory.
+    written = {r: first.placed[r].view() for r in first._given}
+    first.release_inputs()
+    try:
+        second = Trial(seg, guard, lead=0)
+    except torch.cuda.OutOfMemoryError:
+        written = {r: t.cpu() for r, t in written.items()}
+        del first
+        torch.cuda.empty_cache()
+        second = Trial(seg, guard, lead=0)
     trace = StreamTrace() if profile and second.device is not None and second.device.type == "cuda" else None
     if trace is None:
         second.run(module, watch)
@@ -156,5 +175,5 @@ def check_seed(module, seg: Segment, rtol: float, atol: float, guard: int, profi
     result["second_run_error"] = second.error
     # Bitwise equality is the measurement itself: there is no threshold for the engine to hold.
     result["deterministic"] = second.error is None and all(
-        bits(first.placed[r].view()).eq(bits(second.placed[r].view())).all().item() for r in first._given)
+        bits(t).eq(bits(second.placed[r].view().to(t.device))).all().item() for r, t in written.items())
     return result
