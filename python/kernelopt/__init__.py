@@ -4,7 +4,7 @@ runs an optimized module written by the engine (``kernelopt.api``)."""
 
 __version__ = "0.1.0"
 
-_API = ("optimize", "load", "Optimized", "Report", "SegmentResult", "EngineError", "EngineNotFound",
+_API = ("optimize", "load", "Optimized", "OptimizedModule", "Report", "SegmentResult", "EngineError", "EngineNotFound",
         "EnvironmentMismatch", "ModelMismatch")
 
 

@@ -4,8 +4,9 @@ docs/python-api.md tells how they work."""
 
 from .engine import EngineError, EngineNotFound
 from .load import EnvironmentMismatch, ModelMismatch, load
+from .module import OptimizedModule
 from .optimize import Optimized, optimize
 from .report import Report, SegmentResult
 
-__all__ = ["EngineError", "EngineNotFound", "EnvironmentMismatch", "ModelMismatch", "Optimized", "Report",
-           "SegmentResult", "load", "optimize"]
+__all__ = ["EngineError", "EngineNotFound", "EnvironmentMismatch", "ModelMismatch", "Optimized", "OptimizedModule",
+           "Report", "SegmentResult", "load", "optimize"]

@@ -111,11 +111,11 @@ def engine_env() -> dict:
     return env
 
 
-def run_engine(args: list) -> int:
-    """Runs the engine with `args`; its progress and report go to this process's stderr and
-    stdout (through them line by line where they are not files, as in a notebook). Returns the
-    exit status."""
-    command = [find_engine(), *args]
+def run_engine(args: list, engine: str = "") -> int:
+    """Runs the engine (`engine`, else find_engine's) with `args`; its progress and report go to
+    this process's stderr and stdout (through them line by line where they are not files, as in
+    a notebook). Returns the exit status."""
+    command = [engine or find_engine(), *args]
     if _has_fd(sys.stdout) and _has_fd(sys.stderr):
         return subprocess.run(command, env=engine_env(), check=False).returncode
     with subprocess.Popen(command, env=engine_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

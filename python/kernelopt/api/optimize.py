@@ -12,8 +12,8 @@ import os
 import tempfile
 from typing import NamedTuple
 
-from .engine import EngineError, optimize_flags, run_engine
-from .load import complete_artifact, load
+from .engine import EngineError, find_engine, optimize_flags, run_engine
+from .load import complete_artifact, load, read_artifact
 from .problem_file import checked_inputs, write_problem
 from .report import Report
 
@@ -48,12 +48,13 @@ def optimize(model, example_inputs, *, budget_s: float = 180.0, out_dir=None, **
 
     inputs = checked_inputs(model, example_inputs)
     flags = optimize_flags(budget_s, search_options)
+    engine = find_engine()
     run_dir = os.path.abspath(os.fspath(out_dir)) if out_dir is not None else tempfile.mkdtemp(prefix="kernelopt-")
     problem = write_problem(model, inputs, os.path.join(run_dir, "problem"))
     document = os.path.join(run_dir, "optimize.json")
     if os.path.exists(document):
         os.remove(document)  # an earlier run's: only this run's may be read
-    status = run_engine(["optimize", problem, "-o", run_dir, *flags])
+    status = run_engine(["optimize", problem, "-o", run_dir, *flags], engine)
     if not os.path.isfile(document):
         raise EngineError(f"kernelopt.optimize: the engine failed with status {status} (its message is above); "
                           f"the run is in {run_dir}")
@@ -61,17 +62,13 @@ def optimize(model, example_inputs, *, budget_s: float = 180.0, out_dir=None, **
     if report.optimized_dir is None:
         return Optimized(torch.compile(model, mode="max-autotune"), report)
     complete_artifact(run_dir, os.path.dirname(problem))
-    return Optimized(load(report.optimized_dir, model=_on_device(model, report.optimized_dir)), report)
+    runtime = read_artifact(report.optimized_dir)[2]
+    device = runtime["environment"]["device"] if runtime else "cuda"
+    return Optimized(load(report.optimized_dir, model=_on(model, device), device=device), report)
 
 
-def _on_device(model, optimized: str):
-    """`model` when its tensors sit on the device the module was verified on, else None (load
-    then builds a copy there from the problem file)."""
-    from .load import read_artifact
-
-    runtime = read_artifact(optimized)[2]
-    if runtime is None:
-        return None
-    device = runtime["environment"].get("device")
+def _on(model, device: str):
+    """`model` when its tensors sit on `device`, the one the module was verified on, else None
+    (load then builds a copy there from the problem file)."""
     tensors = list(model.parameters()) + list(model.buffers())
     return model if all(str(t.device) == device for t in tensors) else None

@@ -205,7 +205,11 @@ def _definition(node) -> bool:
         return True
     if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        return all(isinstance(n, (ast.Name, ast.Store, ast.Tuple)) for t in targets for n in ast.walk(t)) and all(isinstance(n, (ast.Constant, ast.Name, ast.Attribute, ast.Load, ast.Tuple, ast.List,
-                                  ast.UnaryOp, ast.USub, ast.BinOp, ast.operator))
-                   for n in ast.walk(node.value))
+        names = all(isinstance(n, (ast.Name, ast.Store, ast.Tuple)) for t in targets for n in ast.walk(t))
+        return names and all(isinstance(n, _PLAIN_NODES) for n in ast.walk(node.value))
     return False
+
+
+# What a kept assignment's value may hold: literals, names and attributes, signs and arithmetic.
+_PLAIN_NODES = (ast.Constant, ast.Name, ast.Attribute, ast.Load, ast.Tuple, ast.List, ast.UnaryOp, ast.unaryop,
+                ast.BinOp, ast.operator)

@@ -171,7 +171,8 @@ class Replayed:
                 self.fn(self.static)
             self._stream.synchronize()
             graph = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(graph, stream=self._stream):
+            # thread_local: another thread's CUDA calls meanwhile neither fail nor break it
+            with torch.cuda.graph(graph, stream=self._stream, capture_error_mode="thread_local"):
                 outputs = self.fn(self.static)
             self.graph, self.outputs = graph, outputs
         except Exception as exc:  # a model CUDA graphs cannot hold runs uncaptured  # noqa: BLE001
