@@ -131,6 +131,9 @@ import json, os, shutil, sys
 args = sys.argv[1:]
 run_dir = args[args.index("-o") + 1]
 json.dump(args, open(os.path.join(os.environ["FAKE_LOG"]), "w"))
+if args[0] == "verify":  # the gates pass here: the module as FAKE_ARTIFACT holds it
+    shutil.copytree(os.environ["FAKE_ARTIFACT"], os.path.join(run_dir, "optimized"))
+    sys.exit(0)
 doc = {{"problem": args[1], "proposals": [{{"segment": 0}}], "search": [],
        "outcome": {{"class": "fallback", "reason": "rejected by the performance gate", "ratio": None,
                    "ratio_low": None, "ratio_high": None}}}}
@@ -302,6 +305,20 @@ def test_load_refuses_a_module_verified_with_another_torch(tmp_path, artifact):
     assert str(caught.value) == message
 
 
+def test_verify_again_runs_the_gates_here_and_loads_what_they_accept(tmp_path, artifact, fake_engine, monkeypatch):
+    folder = _copy(artifact, tmp_path, environment={"torch": "2.10.0"})
+    with open(os.path.join(folder, "manifest.json")) as f:
+        manifest = json.load(f)
+    _write(folder, "manifest.json", {**manifest, "segments": [2]})
+    monkeypatch.setenv("FAKE_ARTIFACT", artifact[0])  # as verified here
+    module = kernelopt.load(folder, model=artifact[1], device="cpu", verify_again=True)
+    args = json.loads(fake_engine.read_text())
+    assert args[:2] == ["verify", os.path.join(folder, "problem.py")] and args[2] == "-o"
+    assert args[4:] == ["--candidate", f"seg2={os.path.join(folder, 'seg2.py')}"]
+    assert module.path == os.path.join(args[3], "optimized")
+    _close(module(*artifact[2]), _eager(artifact[1], artifact[2]))
+
+
 def test_load_refuses_a_module_verified_on_another_device(tmp_path, artifact):
     folder = _copy(artifact, tmp_path, environment={"device": "cuda:0", "gpu": "NVIDIA H100 80GB HBM3"})
     with pytest.raises(kernelopt.EnvironmentMismatch, match="device cpu here, cuda:0 when verified"):
@@ -423,3 +440,88 @@ def test_the_report_reads_an_optimize_document():
     seg = report.segments[0]
     assert (seg.segment, seg.status, seg.strategy, seg.bottleneck) == (0, "replaced", "split", "memory-bound")
     assert "optimized: 1.106x" in str(report)
+
+
+# --- the worker's capture writes the record ------------------------------------------------------
+
+
+@torch._dynamo.disable
+def _eager_step(y):
+    return y.flip(0) * 3
+
+
+class Broken(torch.nn.Module):
+    """Two graphs, with eager code between them when `eager` is set."""
+
+    def __init__(self, eager):
+        super().__init__()
+        self.eager = eager
+
+    def forward(self, x):
+        y = torch.sin(x) * 2
+        y = _eager_step(y) if self.eager else y
+        torch._dynamo.graph_break()
+        return torch.cos(y) + 1
+
+
+def _cpu_capture(problem_path, tmp_path, monkeypatch):
+    """The worker's capture of a problem on the CPU (its CUDA checks stubbed): the runtime.json
+    it wrote, read back."""
+    from kernelopt.worker.capture import capture
+    from kernelopt.worker.problem import load_problem
+
+    real = torch.cuda.is_available
+    # True for capture's own check only: torch itself must go on seeing no GPU
+    monkeypatch.setattr(torch.cuda, "is_available",
+                        lambda: sys._getframe(1).f_globals.get("__name__") == "kernelopt.worker.capture" or real())
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda *a: None)
+    torch._dynamo.reset()
+    try:
+        _, info = capture(load_problem(problem_path, "cpu"), str(tmp_path / "run"), [0, 1], "default", False)
+    finally:
+        torch._dynamo.reset()
+    assert info["runtime"] == str(tmp_path / "run" / "graphs" / "runtime.json")
+    with open(info["runtime"]) as f:
+        return json.load(f)
+
+
+def test_the_workers_capture_records_a_chain_of_graph_calls(tmp_path, monkeypatch):
+    model, inputs = Net().eval(), _inputs()
+    problem = write_problem(model, inputs, str(tmp_path / "problem"))
+    runtime = _cpu_capture(problem, tmp_path, monkeypatch)
+    assert runtime["direct"] and runtime["environment"]["device"] == "cpu"
+    assert runtime["environment"]["torch"] == torch.__version__ and runtime["training"] is False
+    assert {"input": 1} in runtime["calls"][0]["args"] and {"state": "buffer shift"} in runtime["calls"][0]["args"]
+
+
+def test_the_workers_capture_chains_graphs_that_feed_each_other(tmp_path, monkeypatch):
+    problem = write_problem(Broken(eager=False), [torch.randn(4, 8)], str(tmp_path / "problem"))
+    runtime = _cpu_capture(problem, tmp_path, monkeypatch)
+    assert runtime["direct"] and [c["args"] for c in runtime["calls"]] == [[{"input": 0}], [{"output": [0, 0]}]]
+    assert runtime["returns"] == {"kind": "tensor", "items": [{"output": [1, 0]}]}
+
+
+def test_the_workers_capture_tells_a_forward_with_eager_code_between_graphs(tmp_path, monkeypatch):
+    problem = write_problem(Broken(eager=True), [torch.randn(4, 8)], str(tmp_path / "problem"))
+    runtime = _cpu_capture(problem, tmp_path, monkeypatch)
+    assert len(runtime["calls"]) == 2 and not runtime["direct"]
+    assert runtime["why_not_direct"] == "argument 0 of call 1 (graph 1) is a tensor made outside the compiled graphs"
+
+
+class Counting(torch.nn.Module):
+    """Updates a buffer each forward, as batch norm's running statistics in training mode."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("calls", torch.zeros(1))
+
+    def forward(self, x):
+        self.calls.add_(1)
+        return x * 2
+
+
+def test_the_workers_capture_tells_a_forward_that_updates_its_buffers(tmp_path, monkeypatch):
+    problem = write_problem(Counting(), [torch.randn(4, 8)], str(tmp_path / "problem"))
+    runtime = _cpu_capture(problem, tmp_path, monkeypatch)
+    assert not runtime["direct"] and runtime["training"] is True
+    assert runtime["why_not_direct"] == "the forward changes buffer calls"

@@ -233,10 +233,7 @@ def _capture_seed(problem: Problem, result: Capture, seed, compile_s, references
     if compile_s is None:
         compile_s = time.perf_counter() - t0
     if recorder is not None:
-        changed = [name for name, t in named.items() if digest(t) != before[name]]
-        result.runtime = record(recorder, inputs, named_state(problem), out, changed,
-                                bool(getattr(problem.model, "training", False)))
-        recorder.calls.clear()
+        _record_runtime(problem, result, recorder, inputs, out, named, before)
     compiled_out = [t for t in (out if isinstance(out, (list, tuple)) else [out])
                     if isinstance(t, torch.Tensor)]
     entry = {"seed": seed, "compiled_vs_eager_max_abs": _max_abs_err(compiled_out, eager)}
@@ -258,6 +255,25 @@ def _capture_seed(problem: Problem, result: Capture, seed, compile_s, references
     del compiled_out, out
     result.eager_by_seed[seed] = park(eager)
     return entry, compile_s
+
+
+def _record_runtime(problem: Problem, result: Capture, recorder: Recorder, inputs: list, out, named: dict,
+                    before: dict) -> None:
+    """The runtime record of the first seed's compiled forward (`before`: the digests of `named`,
+    its inputs and state, before it). Best effort: a record that fails is left out, with the
+    reason on stderr (kernelopt.load then runs the module under torch.compile, unchecked)."""
+    import sys
+
+    from .buffers import digest
+
+    try:
+        changed = [name for name, t in named.items() if digest(t) != before[name]]
+        result.runtime = record(recorder, inputs, named_state(problem), out, changed,
+                                bool(getattr(problem.model, "training", False)))
+    except Exception as exc:  # the record serves load only: never the capture's failure  # noqa: BLE001
+        print(f"kernelopt worker: no runtime record: {one_line(exc)}", file=sys.stderr)
+    finally:
+        recorder.calls.clear()
 
 
 def _write_runtime(result: Capture, run_dir: str) -> str:
