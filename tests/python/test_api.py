@@ -381,6 +381,16 @@ def test_a_loaded_module_runs_its_graphs_calls_on_the_callers_model(artifact):
         mine(inputs[0], torch.randn(4, 9))
 
 
+def test_load_reads_the_runs_own_record_where_the_engine_did_not_copy_it(tmp_path, artifact):
+    folder, model, inputs = artifact
+    shutil.copytree(folder, tmp_path / "run" / "optimized", ignore=shutil.ignore_patterns("runtime.json"))
+    (tmp_path / "run" / "work" / "graphs").mkdir(parents=True)
+    shutil.copy(os.path.join(folder, "runtime.json"), tmp_path / "run" / "work" / "graphs")
+    module = kernelopt.load(tmp_path / "run", model=model, device="cpu")
+    assert module.how.startswith("the verified graphs' calls")
+    _close(module(*inputs), _eager(model, inputs))
+
+
 def test_threads_share_one_loaded_module(artifact):
     folder, model, inputs = artifact
     module = kernelopt.load(folder, model=model, device="cpu")

@@ -36,7 +36,9 @@ class ModelMismatch(ValueError):
 
 def read_artifact(path: str) -> tuple[str, dict, dict | None]:
     """(the optimized folder, its manifest, its runtime record or None); `path` may be the run
-    directory that holds `optimized/`."""
+    directory that holds `optimized/`. The record is `runtime.json` beside the manifest, else
+    the one the run's capture wrote (RUN_DIR/work/graphs/), which an engine built before it
+    copied the record leaves there."""
     if os.path.isfile(os.path.join(path, "optimized", "manifest.json")):
         path = os.path.join(path, "optimized")
     try:
@@ -47,8 +49,11 @@ def read_artifact(path: str) -> tuple[str, dict, dict | None]:
     if manifest.get("schema") != "kernelopt.optimized/1":
         raise ValueError(f"kernelopt.load: {path} is not a kernelopt optimized module")
     runtime = None
-    if os.path.isfile(os.path.join(path, RUNTIME_FILE)):
-        with open(os.path.join(path, RUNTIME_FILE), encoding="utf-8") as f:
+    record = os.path.join(path, RUNTIME_FILE)
+    if not os.path.isfile(record):  # an engine that does not copy it yet: its run's own capture
+        record = os.path.join(os.path.dirname(os.path.abspath(path)), "work", "graphs", RUNTIME_FILE)
+    if os.path.isfile(record):
+        with open(record, encoding="utf-8") as f:
             runtime = json.load(f)
     return path, manifest, runtime
 
