@@ -51,6 +51,7 @@ def routed(model, modules: dict, mode: str):
     cache is off while this model compiles: a cache hit would bypass the inner compiler that
     routes the graph."""
     import torch
+    from torch._functorch import config as functorch_config
     from torch._inductor import list_mode_options
     from torch._inductor.compile_fx import compile_fx, compile_fx_inner
 
@@ -67,7 +68,7 @@ def routed(model, modules: dict, mode: str):
         return compiled
 
     def backend(gm, example_inputs):
-        with torch._functorch.config.patch(enable_autograd_cache=False):
+        with functorch_config.patch(enable_autograd_cache=False):
             return compile_fx(gm, example_inputs, inner_compile=inner, config_patches=list_mode_options(mode))
 
     return torch.compile(model, backend=backend)
