@@ -15,6 +15,8 @@ from .compare import max_abs_err as _max_abs_err
 from .compare import park
 from .errors import WorkerError, one_line
 from .problem import Problem, describe_value, named_state, run_forward, seed_state
+from .runtime import FILE as RUNTIME_FILE
+from .runtime import Recorder, record
 from .stress import kind
 
 
@@ -50,6 +52,7 @@ class Capture:
     inputs_digest_by_seed: dict = field(default_factory=dict)  # seed -> the inputs' first digests
     redrawn_by_seed: dict = field(default_factory=dict)  # stress seed -> its parameters (seed_state)
     output_bytes: int = 0  # what the first seed's compiled outputs hold (the room a seed's copies take)
+    runtime: dict = field(default_factory=dict)  # the first seed's runtime record (runtime.py)
 
 
 def _output_code_class():
@@ -129,7 +132,7 @@ def capture(problem: Problem, run_dir: str, seeds: list, mode: str, references: 
     torch._dynamo.reset()
     result = Capture(compiled=torch.compile(problem.model, mode=mode))
     by_id = result.graph_ids
-    current: dict = {"seed": None}
+    current: dict = {"seed": None, "recorder": None}
     cls = _output_code_class()
     original_call = cls.__call__
 
@@ -146,9 +149,14 @@ def capture(problem: Problem, run_dir: str, seeds: list, mode: str, references: 
             graph.args_by_seed[seed] = [a.clone() if id(a) in current["state"] else a for a in inputs] \
                 if kind(seed) == "redrawn" else list(inputs)
         graph.calls_by_seed[seed] = graph.calls_by_seed.get(seed, 0) + 1
-        if seed == seeds[0]:
-            result.order.append(index)
-        return original_call(self, inputs)
+        if seed != seeds[0]:
+            return original_call(self, inputs)
+        result.order.append(index)
+        args = list(inputs)  # the call empties its argument list
+        out = original_call(self, inputs)
+        if current["recorder"] is not None:
+            current["recorder"].add(index, args, out)
+        return out
 
     per_seed = []
     compile_s = None
@@ -162,15 +170,18 @@ def capture(problem: Problem, run_dir: str, seeds: list, mode: str, references: 
                 dropped.append({"seed": seed, "why": why})
                 continue
             current["seed"] = seed
+            current["recorder"] = Recorder() if seed == seeds[0] else None
             with seed_state(problem, seed, result.redrawn_by_seed):
                 entry, compile_s = _capture_seed(problem, result, seed, compile_s, references, run_dir,
-                                                 save_references)
+                                                 save_references, current["recorder"])
+            current["recorder"] = None
             per_seed.append(entry)
     finally:
         cls.__call__ = original_call
     _write_sources(result, run_dir)
     return result, {"compile_s": compile_s, "seeds": per_seed, "dropped_seeds": dropped,
-                    "graphs": _describe_graphs(result, seeds[0]), "call_order": result.order}
+                    "graphs": _describe_graphs(result, seeds[0]), "call_order": result.order,
+                    "runtime": _write_runtime(result, run_dir)}
 
 
 # What a seed holds later, in units of what the first seed keeps (its inputs and the compiled
@@ -202,19 +213,27 @@ def _no_room_for(result: Capture, first, state_ids: set, kept: int) -> str:
 
 
 def _capture_seed(problem: Problem, result: Capture, seed, compile_s, references: bool, run_dir: str,
-                  save_references: bool):
-    """One seed's run of eager and the compiled model (and the float64 reference on request)."""
+                  save_references: bool, recorder: Recorder | None = None):
+    """One seed's run of eager and the compiled model (and the float64 reference on request);
+    with a `recorder`, the runtime record of the compiled forward too."""
     import torch
+
+    from .buffers import digest
 
     inputs = problem.make_inputs(seed)
     result.inputs_by_seed[seed] = inputs
     eager = [t.clone() for t in run_forward(problem, inputs)]
+    named = {**{f"input {i}": t for i, t in enumerate(inputs) if isinstance(t, torch.Tensor)},
+             **named_state(problem)} if recorder is not None else {}
+    before = {name: digest(t) for name, t in named.items()}
     t0 = time.perf_counter()
     with torch.no_grad():
         out = result.compiled(*inputs)
     torch.cuda.synchronize()
     if compile_s is None:
         compile_s = time.perf_counter() - t0
+    if recorder is not None:
+        _record_runtime(problem, result, recorder, inputs, out, named, before)
     compiled_out = [t for t in (out if isinstance(out, (list, tuple)) else [out])
                     if isinstance(t, torch.Tensor)]
     entry = {"seed": seed, "compiled_vs_eager_max_abs": _max_abs_err(compiled_out, eager)}
@@ -236,6 +255,38 @@ def _capture_seed(problem: Problem, result: Capture, seed, compile_s, references
     del compiled_out, out
     result.eager_by_seed[seed] = park(eager)
     return entry, compile_s
+
+
+def _record_runtime(problem: Problem, result: Capture, recorder: Recorder, inputs: list, out, named: dict,
+                    before: dict) -> None:
+    """The runtime record of the first seed's compiled forward (`before`: the digests of `named`,
+    its inputs and state, before it). Best effort: a record that fails is left out, with the
+    reason on stderr (kernelopt.load then runs the module under torch.compile, unchecked)."""
+    import sys
+
+    from .buffers import digest
+
+    try:
+        changed = [name for name, t in named.items() if digest(t) != before[name]]
+        result.runtime = record(recorder, inputs, named_state(problem), out, changed,
+                                bool(getattr(problem.model, "training", False)))
+    except Exception as exc:  # the record serves load only: never the capture's failure  # noqa: BLE001
+        print(f"kernelopt worker: no runtime record: {one_line(exc)}", file=sys.stderr)
+    finally:
+        recorder.calls.clear()
+
+
+def _write_runtime(result: Capture, run_dir: str) -> str:
+    """Writes the runtime record beside the graphs' sources; returns its path ("" for none)."""
+    import json
+
+    if not run_dir or not result.runtime:
+        return ""
+    path = os.path.join(run_dir, "graphs", RUNTIME_FILE)
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        json.dump(result.runtime, f, indent=1)
+    os.replace(path + ".tmp", path)
+    return path
 
 
 def _save_atomic(obj, path: str) -> None:

@@ -124,9 +124,13 @@ def load_problem(path: str, device: str, label: str = "") -> Problem:
 
 def named_state(problem: Problem) -> dict:
     """The model's parameters and buffers by name ("parameter NAME", "buffer NAME")."""
+    return model_state(problem.model)
+
+
+def model_state(model) -> dict:
+    """A module's parameters and buffers by name ("parameter NAME", "buffer NAME")."""
     import torch
 
-    model = problem.model
     if not isinstance(model, torch.nn.Module):
         return {}
     return {**{f"parameter {n}": p for n, p in model.named_parameters()},

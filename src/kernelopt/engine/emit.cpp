@@ -70,6 +70,12 @@ nlohmann::json write_optimized(const fs::path& dir,
   }
   manifest["outcome"] = verdicts.value("outcome", nlohmann::json::object());
   fs::copy_file(problem, tmp / "problem.py", fs::copy_options::overwrite_existing);
+  // The worker's runtime record (environment, inputs, the graphs' argument bindings) travels
+  // with the module: kernelopt.load checks and runs it.
+  const std::string runtime = captured.value("runtime", std::string());
+  if (!runtime.empty() && fs::is_regular_file(runtime)) {
+    fs::copy_file(runtime, tmp / "runtime.json", fs::copy_options::overwrite_existing);
+  }
   write_file(tmp / "manifest.json", manifest.dump(1) + "\n");
   fs::remove_all(dir);
   fs::rename(tmp, dir);

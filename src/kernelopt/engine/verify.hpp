@@ -69,8 +69,9 @@ std::string emit_graph(const std::string& dir,
                        const std::vector<gate::Candidate>& replaced);
 
 // Writes `dir` (RUN_DIR/optimized): every graph's module (recomposed where a candidate was
-// accepted), the candidates, a copy of the problem file and manifest.json, which
-// `kernelopt.load(dir)` reads. Returns the manifest.
+// accepted), the candidates, a copy of the problem file, manifest.json and the worker's runtime
+// record (the capture document's `runtime` file), which `kernelopt.load(dir)` reads. Returns
+// the manifest.
 nlohmann::json write_optimized(const std::filesystem::path& dir,
                                const std::string& problem,
                                const nlohmann::json& captured,

@@ -1,0 +1,129 @@
+"""Does `kernelopt.load` run as fast as `optimize` measured? Times the loaded module against
+torch.compile(mode="max-autotune") of the same model, in this process (not the engine's),
+interleaved, with CUDA events and the L2 flushed before each call (the worker's own timing).
+
+Usage: python scripts/gpu/load_parity.py RUN_DIR [--samples N] [--warmup N] [--out FILE]
+RUN_DIR: a `kernelopt optimize` run (with optimized/) or its optimized/ folder.
+
+Prints one JSON document (and writes it to --out): per variant (the baseline, `load` as
+returned, `load(clone_outputs=False)`) the median ms, how it runs and its largest absolute
+difference from eager; the speedups (baseline median over the variant's) with bootstrap 95%
+intervals, beside the ratio optimize recorded.
+"""
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+
+
+def fail(message: str) -> None:
+    print(f"load_parity: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def bootstrap_ratio(base: list, other: list, rounds: int = 2000) -> tuple:
+    """median(base) / median(other) and its bootstrap 95% interval (each side resampled)."""
+    rng = random.Random(0)
+
+    def resampled(samples):
+        return statistics.median(rng.choices(samples, k=len(samples)))
+
+    ratios = sorted(resampled(base) / resampled(other) for _ in range(rounds))
+    ratio = statistics.median(base) / statistics.median(other)
+    return ratio, ratios[int(0.025 * rounds)], ratios[int(0.975 * rounds) - 1]
+
+
+def max_abs(outputs: list, reference: list) -> float:
+    if len(outputs) != len(reference):
+        return float("inf")
+    return max((float((a.double() - b.double()).abs().max()) if a.numel() else 0.0)
+               for a, b in zip(outputs, reference))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("run_dir")
+    parser.add_argument("--samples", type=int, default=300, help="timed calls per variant (default 300)")
+    parser.add_argument("--warmup", type=int, default=20, help="untimed turns first (default 20)")
+    parser.add_argument("--out", help="also write the JSON document here")
+    args = parser.parse_args()
+
+    import torch
+
+    import kernelopt
+    from kernelopt.api.load import read_artifact
+    from kernelopt.worker.problem import flatten_outputs, load_problem, run_forward
+    from kernelopt.worker.timing import time_interleaved
+
+    if not torch.cuda.is_available():
+        fail("needs a CUDA GPU and torch sees none")
+    document = os.path.join(args.run_dir, "optimize.json")
+    try:
+        folder, manifest, runtime = read_artifact(args.run_dir)
+    except (FileNotFoundError, ValueError) as exc:
+        outcome = json.load(open(document)).get("outcome") if os.path.isfile(document) else None
+        fail(f"{exc}" + (f" (optimize.json's outcome: {outcome})" if outcome else ""))
+    if runtime is None:
+        print("load_parity: warning: no runtime.json in the module (an engine built before it was written): "
+              "load runs it under torch.compile without a CUDA graph", file=sys.stderr)
+    problem = load_problem(os.path.join(folder, manifest["problem"]), "cuda")
+    model = problem.model
+    inputs = problem.make_inputs(0)
+    eager = [t.clone() for t in run_forward(problem, inputs)]
+
+    variants, setup_s = {}, {}
+    started = time.perf_counter()
+    variants["max-autotune"] = torch.compile(model, mode="max-autotune")
+    variants["load"] = kernelopt.load(folder, model=model)
+    variants["load(clone_outputs=False)"] = kernelopt.load(folder, model=model, clone_outputs=False)
+    report = {"run_dir": os.path.abspath(args.run_dir), "recorded": manifest.get("outcome", {}),
+              "environment": runtime["environment"] if runtime else None, "variants": {}}
+    for name, fn in variants.items():
+        t0 = time.perf_counter()
+        try:
+            with torch.no_grad():
+                out = [t.clone() for t in flatten_outputs(name, fn(*inputs))]
+        except Exception as exc:  # noqa: BLE001
+            fail(f"{name}: the first call raised {type(exc).__name__}: {exc}")
+        torch.cuda.synchronize()
+        setup_s[name] = time.perf_counter() - t0
+        report["variants"][name] = {"how": getattr(fn, "how", "torch.compile(mode='max-autotune')"),
+                                    "first_call_s": round(setup_s[name], 3),
+                                    "max_abs_vs_eager": max_abs(out, eager)}
+        del out
+
+    def call(fn):
+        def run():
+            with torch.no_grad():
+                fn(*inputs)
+        return run
+
+    names = list(variants)
+    samples = time_interleaved([call(variants[n]) for n in names], iters=args.samples, warmup=args.warmup)
+    base = samples[0]
+    for name, times in zip(names, samples):
+        entry = report["variants"][name]
+        entry["median_ms"] = statistics.median(times)
+        entry["min_ms"] = min(times)
+        if name != names[0]:
+            ratio, low, high = bootstrap_ratio(base, times)
+            entry.update({"speedup": ratio, "speedup_low": low, "speedup_high": high})
+    report["samples"] = args.samples
+    report["setup_s"] = round(time.perf_counter() - started, 1)
+    report["gpu"] = torch.cuda.get_device_name()
+    report["torch"] = torch.__version__
+    text = json.dumps(report, indent=1)
+    print(text)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
