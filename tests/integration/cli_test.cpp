@@ -113,6 +113,13 @@ TEST(Cli, DoctorWithoutGpuSaysWhatIsMissing) {
   EXPECT_NE(r.output.find("torch:       2.11.0"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("triton:      3.6.0"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("gpu:         none visible to torch"), std::string::npos) << r.output;
+  const auto real = [](const std::string& path) {
+    return std::filesystem::canonical(path).string();
+  };
+  EXPECT_NE(r.output.find("engine:      " + real(KERNELOPT_BINARY)), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("package:     " + real(std::string(KERNELOPT_SOURCE_DIR) + "/python")),
+            std::string::npos)
+      << r.output;
 }
 
 TEST(Cli, UsageErrorsExitNonZero) {

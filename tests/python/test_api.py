@@ -176,8 +176,13 @@ def test_optimize_refuses_bad_arguments_before_running_anything(tmp_path, fake_e
 
 
 def test_the_engine_not_found_is_a_clear_error_and_nothing_is_written(tmp_path, monkeypatch):
+    import kernelopt.engine
+
     monkeypatch.delenv("KERNELOPT_ENGINE", raising=False)
     monkeypatch.setenv("PATH", str(tmp_path))
+    # no bundled binary and no build of this source tree either
+    monkeypatch.setattr(kernelopt.engine, "BUNDLED", str(tmp_path / "bundled"))
+    monkeypatch.setattr(kernelopt.engine, "_source_tree_engines", lambda: [])
     with pytest.raises(kernelopt.EngineNotFound, match="set KERNELOPT_ENGINE to the `kernelopt` executable"):
         kernelopt.optimize(Net(), _inputs(), out_dir=tmp_path / "run")
     assert not (tmp_path / "run").exists()

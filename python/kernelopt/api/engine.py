@@ -1,7 +1,8 @@
 """The C++ engine from Python: where its binary is, `optimize`'s options as its flags, a run.
 
 The binary is `$KERNELOPT_ENGINE`, else the one packaged with this module
-(`kernelopt/_engine/kernelopt`), else `kernelopt` on PATH. Its worker runs with this
+(`kernelopt/_engine/kernelopt`), else a build of the source tree, else `kernelopt` on PATH
+(`kernelopt.engine`). Its worker runs with this
 interpreter and this kernelopt package (KERNELOPT_PYTHON, KERNELOPT_PYTHON_DIR), unless they
 are set already, so that it imports what the caller imports.
 """
@@ -10,13 +11,13 @@ from __future__ import annotations
 
 import io
 import os
-import shutil
 import subprocess
 import sys
 
+from ..engine import EngineNotFoundError, engine_path
 
-class EngineNotFound(FileNotFoundError):
-    """No `kernelopt` binary where it is looked for."""
+
+EngineNotFound = EngineNotFoundError  # the API's name for it
 
 
 class EngineError(RuntimeError):
@@ -24,20 +25,9 @@ class EngineError(RuntimeError):
 
 
 def find_engine() -> str:
-    """The engine binary's path; EngineNotFound names where it looked."""
-    explicit = os.environ.get("KERNELOPT_ENGINE", "")
-    if explicit:
-        if not (os.path.isfile(explicit) and os.access(explicit, os.X_OK)):
-            raise EngineNotFound(f"kernelopt: KERNELOPT_ENGINE={explicit} is not an executable file")
-        return explicit
-    packaged = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "_engine", "kernelopt")
-    if os.path.isfile(packaged) and os.access(packaged, os.X_OK):
-        return packaged
-    found = shutil.which("kernelopt")
-    if found:
-        return found
-    raise EngineNotFound("kernelopt: the engine binary was not found: set KERNELOPT_ENGINE to the `kernelopt` "
-                         "executable, install the package with its engine, or put `kernelopt` on PATH")
+    """The engine binary's path (`kernelopt.engine.engine_path`); EngineNotFound names where it
+    looked."""
+    return engine_path()
 
 
 # optimize's keyword -> (the CLI flag, its type: int, float, str, bool for a switch, or a set of

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import platform
 import shutil
 import subprocess
@@ -9,7 +10,12 @@ import sys
 
 
 def describe() -> dict:
-    info = {"python": sys.version.split()[0], "platform": platform.platform()}
+    from ..requirements import check
+
+    info = {"python": sys.version.split()[0], "platform": platform.platform(),
+            "python_executable": sys.executable,
+            "kernelopt_package": os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+            "requirements": check()}
     try:
         import torch
 

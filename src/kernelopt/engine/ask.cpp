@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -40,6 +41,23 @@ std::string describe_exit(int status) {
 
 bool is_source_tree(const fs::path& dir) {
   return fs::exists(dir / "python" / "kernelopt" / "worker" / "__main__.py");
+}
+
+// `pip install` puts the binary in the package it serves: SITE/kernelopt/_engine/kernelopt.
+bool is_installed_engine_dir(const fs::path& dir) {
+  return dir.filename() == "_engine" && fs::exists(dir.parent_path() / "worker" / "__main__.py");
+}
+
+// The interpreter beside a package folder: the source tree's .venv, or for an installed package
+// (PREFIX/lib/pythonX.Y/site-packages) PREFIX/bin/pythonX.Y, the one pip installed it for.
+std::optional<fs::path> interpreter_beside(const fs::path& python_dir) {
+  const fs::path venv = python_dir.parent_path() / ".venv" / "bin" / "python";
+  if (fs::exists(venv)) return venv;
+  const fs::path lib = python_dir.parent_path();
+  if (lib.filename().string().rfind("python", 0) != 0) return std::nullopt;
+  const fs::path prefix_python = lib.parent_path().parent_path() / "bin" / lib.filename();
+  if (fs::exists(prefix_python)) return prefix_python;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -85,11 +103,10 @@ std::string find_python_dir() {
   if (const char* env = std::getenv("KERNELOPT_PYTHON_DIR"); env != nullptr && *env != '\0') {
     return env;
   }
-  std::array<char, 4096> buffer{};
-  const ssize_t n = readlink("/proc/self/exe", buffer.data(), buffer.size() - 1);
-  if (n > 0) {
-    for (fs::path dir = fs::path(std::string(buffer.data(), n)).parent_path(); !dir.empty();
-         dir = dir.parent_path()) {
+  if (const std::string self = engine_binary(); !self.empty()) {
+    const fs::path home = fs::path(self).parent_path();
+    if (is_installed_engine_dir(home)) return home.parent_path().parent_path().string();
+    for (fs::path dir = home; !dir.empty(); dir = dir.parent_path()) {
       if (is_source_tree(dir)) return (dir / "python").string();
       if (dir == dir.root_path()) break;
     }
@@ -101,11 +118,18 @@ std::string find_python_dir() {
               ExitCode::kEnvironment);
 }
 
+std::string engine_binary() {
+  std::array<char, 4096> buffer{};
+  const ssize_t n = readlink("/proc/self/exe", buffer.data(), buffer.size() - 1);
+  return n > 0 ? std::string(buffer.data(), static_cast<std::size_t>(n)) : "";
+}
+
 worker::WorkerOptions default_options() {
   const std::string python_dir = find_python_dir();
   if (std::getenv("KERNELOPT_PYTHON") == nullptr) {
-    const fs::path venv = fs::path(python_dir).parent_path() / ".venv" / "bin" / "python";
-    if (fs::exists(venv)) setenv("KERNELOPT_PYTHON", venv.c_str(), 0);
+    if (const auto python = interpreter_beside(python_dir)) {
+      setenv("KERNELOPT_PYTHON", python->c_str(), 0);
+    }
   }
   return worker::default_worker_options(python_dir);
 }

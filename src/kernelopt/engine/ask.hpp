@@ -19,11 +19,17 @@ nlohmann::json ask(worker::Worker& worker,
                    std::chrono::milliseconds deadline,
                    const std::string& subject);
 
-// Where the kernelopt Python package lives: $KERNELOPT_PYTHON_DIR, else the `python/` folder of
-// the source tree this binary was built in or sits in. Throws when none is found.
+// Where the kernelopt Python package lives: $KERNELOPT_PYTHON_DIR, else, for the binary that
+// `pip install` put in SITE/kernelopt/_engine/, SITE; else the `python/` folder of the source tree
+// this binary was built in or sits in. Throws when none is found.
 std::string find_python_dir();
 
-// A worker with the default command for this installation.
+// This binary's own path (/proc/self/exe); empty where it cannot be read.
+std::string engine_binary();
+
+// A worker with the default command for this installation: the interpreter is $KERNELOPT_PYTHON,
+// else the source tree's .venv, else the installed package's own (PREFIX/bin/pythonX.Y of
+// PREFIX/lib/pythonX.Y/site-packages), else python3 on PATH.
 worker::WorkerOptions default_options();
 
 // default_options() with Inductor's cache inside the run directory (RUN_DIR/inductor-cache):

@@ -39,10 +39,9 @@ std::string shape_text(const worker::TensorDescription& t) {
 
 int doctor_command() {
   worker::Worker worker(default_options());
-  const nlohmann::json findings = run_doctor(worker);
-  bool ready = false;
-  std::fputs(format_doctor(findings, ready).c_str(), stdout);
-  return ready ? 0 : static_cast<int>(ExitCode::kNoGpu);
+  const DoctorReport report = format_doctor(run_doctor(worker), engine_binary());
+  std::fputs(report.text.c_str(), stdout);
+  return report.exit_code;
 }
 
 int show_command(const ShowCommand& command) {

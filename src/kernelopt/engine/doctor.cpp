@@ -1,9 +1,12 @@
 #include "kernelopt/engine/doctor.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -37,6 +40,39 @@ void save_cache(const nlohmann::json& findings) {
   }
 }
 
+// One line per package the worker checked against its supported range (torch and Triton first),
+// and whether every one is installed, importable and inside its range.
+std::vector<std::pair<std::string, std::string>> requirement_lines(const nlohmann::json& f,
+                                                                   bool& all_met) {
+  const nlohmann::json requirements = f.value("requirements", nlohmann::json::object());
+  std::vector<std::string> names = {"torch", "triton"};
+  for (const auto& item : requirements.items()) {
+    if (std::find(names.begin(), names.end(), item.key()) == names.end()) {
+      names.push_back(item.key());
+    }
+  }
+  std::vector<std::pair<std::string, std::string>> lines;
+  for (const std::string& name : names) {
+    const nlohmann::json r = requirements.value(name, nlohmann::json::object());
+    const std::string supported = text_or(r, "supported", "?");
+    const std::string error = text_or(f, (name + "_error").c_str(), "");
+    std::string value;
+    if (!r.contains("version") || !r.at("version").is_string()) {
+      value = fmt::format("missing (kernelopt needs {} {})", name, supported);
+    } else if (!error.empty()) {
+      value = fmt::format("{} does not import: {}", text_or(r, "version", "?"), error);
+    } else if (r.value("ok", false)) {
+      value = fmt::format("{} (supported: {})", text_or(r, "version", "?"), supported);
+    } else {
+      value =
+          fmt::format("{} OUTSIDE the supported range {}", text_or(r, "version", "?"), supported);
+    }
+    all_met = all_met && r.value("ok", false) && error.empty();
+    lines.emplace_back(name, value);
+  }
+  return lines;
+}
+
 }  // namespace
 
 std::string doctor_cache_path() {
@@ -57,17 +93,17 @@ nlohmann::json run_doctor(worker::Worker& worker) {
   return env.document;
 }
 
-std::string format_doctor(const nlohmann::json& f, bool& gpu_ready) {
-  std::string out;
+DoctorReport format_doctor(const nlohmann::json& f, const std::string& engine) {
+  DoctorReport report;
   auto line = [&](const std::string& name, const std::string& value) {
-    out += fmt::format("{:<12} {}\n", name + ":", value);
+    report.text += fmt::format("{:<12} {}\n", name + ":", value);
   };
-  line("python", text_or(f, "python", "?"));
-  line("torch", f.contains("torch") ? text_or(f, "torch", "?")
-                                    : "missing (" + text_or(f, "torch_error", "?") + ")");
-  line("triton", f.contains("triton") ? text_or(f, "triton", "?")
-                                      : "missing (" + text_or(f, "triton_error", "?") + ")");
-  gpu_ready = f.value("cuda_available", false) && f.contains("triton");
+  line("python", text_or(f, "python", "?") + " (" + text_or(f, "python_executable", "?") + ")");
+  bool requirements_met = f.contains("requirements");
+  for (const auto& [name, value] : requirement_lines(f, requirements_met)) {
+    line(name, value);
+  }
+  const bool gpu_ready = f.value("cuda_available", false) && f.contains("triton");
   if (f.value("cuda_available", false)) {
     line("gpu", fmt::format("{} (compute capability {}, {} SMs, {:.0f} GiB)",
                             text_or(f, "gpu", "?"), text_or(f, "compute_capability", "?"),
@@ -89,7 +125,17 @@ std::string format_doctor(const nlohmann::json& f, bool& gpu_ready) {
   } else {
     line("bandwidth", "not measured (no GPU)");
   }
-  return out;
+  line("engine", engine.empty() ? "?" : engine);
+  line("package", text_or(f, "kernelopt_package", "?"));
+  if (!requirements_met) {
+    report.exit_code = static_cast<int>(ExitCode::kEnvironment);
+    report.text +=
+        "kernelopt needs torch, triton and numpy in their supported ranges: installing kernelopt "
+        "with pip brings them\n";
+  } else if (!gpu_ready) {
+    report.exit_code = static_cast<int>(ExitCode::kNoGpu);
+  }
+  return report;
 }
 
 worker::Environment require_gpu(worker::Worker& worker, const std::string& what) {

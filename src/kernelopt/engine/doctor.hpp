@@ -15,8 +15,15 @@ namespace kernelopt::engine {
 // present. Never throws for a missing GPU or torch: those are findings.
 nlohmann::json run_doctor(worker::Worker& worker);
 
-// The doctor's findings as lines for the terminal, and whether the GPU path can run.
-std::string format_doctor(const nlohmann::json& findings, bool& gpu_ready);
+// The doctor's findings as lines for the terminal, and the exit status they call for.
+struct DoctorReport {
+  std::string text;   // one line per finding, then what to do when a requirement is not met
+  int exit_code = 0;  // 0 when the GPU path can run; 6 (kEnvironment) when torch, Triton or numpy
+                      // is missing or outside its supported range; else 4 (kNoGpu)
+};
+
+// `findings` is run_doctor's; `engine` is the binary's own path, shown beside the package's.
+DoctorReport format_doctor(const nlohmann::json& findings, const std::string& engine);
 
 // The worker's environment; throws Error(kernelopt.nogpu, exit 4) naming `what` when torch sees
 // no CUDA GPU.
