@@ -63,6 +63,10 @@ test_wheel() {
     kernelopt match "$graph" > match.txt
     grep -q '6 launches (5 Triton), 2 segments' match.txt || { cat match.txt; exit 1; }
     python -m pytest -q -p no:cacheprovider "$repo/tests/wheel"
+    # The API's CPU paths on the installed package: argument checks, load's refusals, an
+    # optimized folder written and loaded again.
+    python -m pytest -q -p no:cacheprovider "$repo/tests/python/test_api.py" \
+      -k "package_under_test or refuses or not_found or verified_with_another or runs_its_graphs"
   )
   rm -rf "$here"
 }

@@ -15,7 +15,9 @@ import pytest
 import torch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "python"))
+# Under KERNELOPT_WHEEL_TESTS the installed package is the one tested (scripts/test.sh wheel-test).
+if not os.environ.get("KERNELOPT_WHEEL_TESTS"):
+    sys.path.insert(0, os.path.join(ROOT, "python"))
 
 import kernelopt  # noqa: E402
 from kernelopt.api.engine import find_engine  # noqa: E402
@@ -23,6 +25,12 @@ from kernelopt.api.problem_file import write_problem  # noqa: E402
 from kernelopt.worker.problem import model_state  # noqa: E402
 from kernelopt.worker.runtime import Recorder, record  # noqa: E402
 from test_load import COUNTER  # noqa: E402  (the call counter appended to a graph's module)
+
+
+def test_the_package_under_test_is_the_one_asked_for():
+    source = os.path.dirname(os.path.abspath(kernelopt.__file__))
+    installed = not source.startswith(os.path.join(ROOT, "python"))
+    assert installed == bool(os.environ.get("KERNELOPT_WHEEL_TESTS")), source
 
 
 class Net(torch.nn.Module):

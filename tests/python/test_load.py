@@ -12,7 +12,9 @@ import pytest
 import torch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "python"))
+# Under KERNELOPT_WHEEL_TESTS the installed package is the one tested (scripts/test.sh wheel-test).
+if not os.environ.get("KERNELOPT_WHEEL_TESTS"):
+    sys.path.insert(0, os.path.join(ROOT, "python"))
 
 import kernelopt  # noqa: E402
 from kernelopt.worker.problem import load_problem, run_forward  # noqa: E402
