@@ -34,10 +34,15 @@ class ModelMismatch(ValueError):
     """The model given to `load` is not the one verified (names, shapes, dtypes, device)."""
 
 
+def _captured_record(run_dir: str) -> str:
+    """Where a run's capture writes its runtime record (the run folder's work/graphs folder)."""
+    return os.path.join(run_dir, "work", "graphs", RUNTIME_FILE)
+
+
 def read_artifact(path: str) -> tuple[str, dict, dict | None]:
     """(the optimized folder, its manifest, its runtime record or None); `path` may be the run
     directory that holds `optimized/`. The record is `runtime.json` beside the manifest, else
-    the one the run's capture wrote (RUN_DIR/work/graphs/), which an engine built before it
+    the one the run's capture wrote (`_captured_record`), which an engine built before it
     copied the record leaves there."""
     if os.path.isfile(os.path.join(path, "optimized", "manifest.json")):
         path = os.path.join(path, "optimized")
@@ -51,7 +56,7 @@ def read_artifact(path: str) -> tuple[str, dict, dict | None]:
     runtime = None
     record = os.path.join(path, RUNTIME_FILE)
     if not os.path.isfile(record):  # an engine that does not copy it yet: its run's own capture
-        record = os.path.join(os.path.dirname(os.path.abspath(path)), "work", "graphs", RUNTIME_FILE)
+        record = _captured_record(os.path.dirname(os.path.abspath(path)))
     if os.path.isfile(record):
         with open(record, encoding="utf-8") as f:
             runtime = json.load(f)
@@ -140,11 +145,11 @@ def reverify(path: str, manifest: dict) -> str:
 
 def complete_artifact(run_dir: str, problem_dir: str) -> None:
     """Puts into RUN_DIR/optimized what an engine built before it copied them leaves out: the
-    runtime record (RUN_DIR/work/graphs/) and the problem's data files (from `problem_dir`)."""
+    runtime record (`_captured_record`) and the problem's data files (from `problem_dir`)."""
     from .problem_file import DATA_PREFIX
 
     optimized = os.path.join(run_dir, "optimized")
-    record = os.path.join(run_dir, "work", "graphs", RUNTIME_FILE)
+    record = _captured_record(run_dir)
     if not os.path.isfile(os.path.join(optimized, RUNTIME_FILE)) and os.path.isfile(record):
         shutil.copyfile(record, os.path.join(optimized, RUNTIME_FILE))
     for name in os.listdir(problem_dir):
