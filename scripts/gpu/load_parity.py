@@ -14,7 +14,6 @@ intervals, beside the ratio optimize recorded.
 import argparse
 import json
 import os
-import random
 import statistics
 import sys
 import time
@@ -25,18 +24,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 def fail(message: str) -> None:
     print(f"load_parity: {message}", file=sys.stderr)
     raise SystemExit(2)
-
-
-def bootstrap_ratio(base: list, other: list, rounds: int = 2000) -> tuple:
-    """median(base) / median(other) and its bootstrap 95% interval (each side resampled)."""
-    rng = random.Random(0)
-
-    def resampled(samples):
-        return statistics.median(rng.choices(samples, k=len(samples)))
-
-    ratios = sorted(resampled(base) / resampled(other) for _ in range(rounds))
-    ratio = statistics.median(base) / statistics.median(other)
-    return ratio, ratios[int(0.025 * rounds)], ratios[int(0.975 * rounds) - 1]
 
 
 def max_abs(outputs: list, reference: list) -> float:
@@ -59,7 +46,7 @@ def main() -> None:
     import kernelopt
     from kernelopt.api.load import read_artifact
     from kernelopt.worker.problem import flatten_outputs, load_problem, run_forward
-    from kernelopt.worker.timing import time_interleaved
+    from kernelopt.worker.timing import ratio_interval, time_interleaved
 
     if not torch.cuda.is_available():
         fail("needs a CUDA GPU and torch sees none")
@@ -112,7 +99,7 @@ def main() -> None:
         entry["median_ms"] = statistics.median(times)
         entry["min_ms"] = min(times)
         if name != names[0]:
-            ratio, low, high = bootstrap_ratio(base, times)
+            ratio, low, high = ratio_interval(base, times)
             entry.update({"speedup": ratio, "speedup_low": low, "speedup_high": high})
     report["samples"] = args.samples
     report["setup_s"] = round(time.perf_counter() - started, 1)

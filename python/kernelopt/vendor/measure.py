@@ -12,20 +12,13 @@ from __future__ import annotations
 
 import copy
 import queue
-import random
 import statistics
 import threading
 
+from kernelopt.worker.timing import ratio_interval
+
 TOL = 1e-4  # G3's allclose tolerance
 FLOAT64_FACTOR = 10.0  # G3's fallback: the knob's float64 error at most this times the baseline's
-
-
-def ratio_interval(base, knob, reps=2000):
-    """median(base) / median(knob) and its bootstrap 95% interval."""
-    rng = random.Random(0)
-    boots = sorted(statistics.median(rng.choices(base, k=len(base))) /
-                   statistics.median(rng.choices(knob, k=len(knob))) for _ in range(reps))
-    return statistics.median(base) / statistics.median(knob), boots[int(0.025 * reps)], boots[int(0.975 * reps) - 1]
 
 
 def judge(knob_nums, base_nums):

@@ -298,7 +298,8 @@ def time_pair(cap: Capture, original: dict, recomposed: dict, iters: int, warmup
     torch.cuda.empty_cache()
     replays = check_direct(cap, alternation, original, merged, replays)
     base_ms, cand_ms = pool_instances(base_runs), pool_instances(cand_runs)
-    return {"error": None, "seed": seed, "instances": count, "alternated_with": alternation.other if alternation.alternates else None,
+    alternated_with = alternation.other if alternation.alternates else None
+    return {"error": None, "seed": seed, "instances": count, "alternated_with": alternated_with,
             "replay_checks": replays,
             "baseline_ms": [round(s, 6) for s in base_ms],
             "candidate_ms": [round(s, 6) for s in cand_ms],

@@ -139,6 +139,17 @@ def time_marked(fn, marks: Marks, iters: int, warmup: int) -> tuple[list[list[fl
     return per_interval, totals
 
 
+def ratio_interval(base: list[float], other: list[float], reps: int = 2000) -> tuple[float, float, float]:
+    """median(base) / median(other) and its bootstrap 95% interval (each side resampled alone),
+    for measurement scripts; the gates' own intervals are the engine's."""
+    import random
+
+    rng = random.Random(0)
+    boots = sorted(statistics.median(rng.choices(base, k=len(base))) /
+                   statistics.median(rng.choices(other, k=len(other))) for _ in range(reps))
+    return statistics.median(base) / statistics.median(other), boots[int(0.025 * reps)], boots[int(0.975 * reps) - 1]
+
+
 def summary(samples: list[float]) -> dict:
     """Median, min, max and the samples themselves (the engine computes intervals)."""
     return {"median_ms": statistics.median(samples), "min_ms": min(samples), "max_ms": max(samples),
