@@ -1,7 +1,7 @@
 """`kernelopt.optimize(model, inputs)` from a Python script, on one of examples/ as a user would
 write it: the model class imported from its module, built and moved to the GPU here.
 
-Usage: python scripts/gpu/api_example.py [--example NAME] [--budget S] [--out RUN_DIR]
+Usage: python scripts/gpu/api_example.py [--example NAME] [--budget S] [--out RUN_DIR] [--no-cache]
 (NAME: a file of examples/ without .py, default rms_norm_rows; S: the search's GPU seconds,
 default 120; RUN_DIR: the run directory, default a fresh temporary one). The engine binary is
 $KERNELOPT_ENGINE, the packaged one or `kernelopt` on PATH.
@@ -33,6 +33,7 @@ def main() -> None:
     parser.add_argument("--example", default="rms_norm_rows")
     parser.add_argument("--budget", type=float, default=120.0)
     parser.add_argument("--out", default=None)
+    parser.add_argument("--no-cache", action="store_true", help="neither reuse nor record verified segments")
     args = parser.parse_args()
 
     import torch
@@ -55,7 +56,8 @@ def main() -> None:
     model = example.Model(*example.get_init_inputs()).cuda()
     inputs = [x.cuda() for x in example.get_inputs()]
     started = time.perf_counter()
-    module, report = kernelopt.optimize(model, inputs, budget_s=args.budget, out_dir=args.out)
+    module, report = kernelopt.optimize(model, inputs, budget_s=args.budget, out_dir=args.out,
+                                        no_cache=args.no_cache)
     wall_s = time.perf_counter() - started
     print(report)
     print(f"api_example: the module: {module}")

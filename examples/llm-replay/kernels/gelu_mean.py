@@ -1,18 +1,20 @@
 """L2/67 (conv, GELU, global average pool), segment 1: gelu(conv + bias) averaged over each
 channel's H x W. Each program reduces one sample's chunk of spatial positions in [positions,
-channels] tiles (the channels innermost, as a channels-last conv output lies) into partial sums;
-a second kernel adds a sample's chunks in a fixed order and divides. Strides are read from the
+channels] tiles into partial sums; a second kernel adds a sample's chunks in a fixed order and
+divides. When the positions lie at one stride (H's stride is W times W's, as in a channels-last
+or a contiguous conv output) a position's address is one multiply, and a channels-last tile is
+one contiguous block; otherwise the address is rebuilt from (h, w). Strides are read from the
 tensors, so any layout is right."""
 import torch
 import triton
 import triton.language as tl
 
-CHUNKS = 16
+CHUNKS = 32
 
 
 @triton.jit
 def _partial(x_ptr, b_ptr, part_ptr, C, HW, W, s_n, s_c, s_h, s_w, chunk, n_chunks,
-             BLOCK_S: tl.constexpr, BLOCK_C: tl.constexpr):
+             FLAT: tl.constexpr, BLOCK_S: tl.constexpr, BLOCK_C: tl.constexpr):
     n = tl.program_id(0)
     k = tl.program_id(1)
     cs = tl.arange(0, BLOCK_C)
@@ -24,10 +26,12 @@ def _partial(x_ptr, b_ptr, part_ptr, C, HW, W, s_n, s_c, s_h, s_w, chunk, n_chun
         rel = off + tl.arange(0, BLOCK_S)
         s = k * chunk + rel
         sm = (s < HW) & (rel < chunk)
-        h = s // W
-        w = s % W
+        if FLAT:
+            pos = s * s_w
+        else:
+            pos = (s // W) * s_h + (s % W) * s_w
         m = sm[:, None] & cm[None, :]
-        x = tl.load(base + (h * s_h + w * s_w)[:, None] + (cs * s_c)[None, :], mask=m, other=0.0)
+        x = tl.load(base + pos[:, None] + (cs * s_c)[None, :], mask=m, other=0.0)
         x = x.to(tl.float32) + b[None, :]
         g = 0.5 * x * (1.0 + tl.math.erf(x * 0.7071067811865476))
         acc += tl.where(m, g, 0.0)
@@ -50,10 +54,11 @@ def run(inputs, outputs):
     b = next(t for t in inputs.values() if t.dim() == 1)  # the conv's bias
     (out,) = outputs.values()
     n, c, h, w = x.shape
+    s_n, s_c, s_h, s_w = x.stride()
     block_c = triton.next_power_of_2(c)
     chunk = triton.cdiv(h * w, CHUNKS)
     part = torch.empty((n, CHUNKS, block_c), device=x.device, dtype=torch.float32)
-    _partial[(n, CHUNKS)](x, b, part, c, h * w, w, *x.stride(), chunk, CHUNKS,
-                          BLOCK_S=64, BLOCK_C=block_c, num_warps=4)
+    _partial[(n, CHUNKS)](x, b, part, c, h * w, w, s_n, s_c, s_h, s_w, chunk, CHUNKS,
+                          FLAT=(h == 1 or s_h == w * s_w), BLOCK_S=64, BLOCK_C=block_c, num_warps=4)
     _finish[(n,)](part, out, c, CHUNKS, 1.0 / (h * w), out.stride(0), out.stride(1),
                   BLOCK_C=block_c)
