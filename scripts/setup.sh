@@ -47,7 +47,7 @@ install_system() {
 
 install_python() {
   [ -x .venv/bin/python ] || "$python" -m venv .venv
-  .venv/bin/python -c 'import torch, triton, pytest, xdist, numpy, ray, sys
+  .venv/bin/python -c 'import torch, triton, pytest, xdist, numpy, ray, tokenizers, sys
 v = tuple(int(p) for p in numpy.__version__.split(".")[:2])
 sys.exit(not (torch.__version__.startswith("2.11.0") and triton.__version__ == "3.6.0" and v < (2, 4)))' \
     2>/dev/null && return 0
@@ -60,9 +60,10 @@ sys.exit(not (torch.__version__.startswith("2.11.0") and triton.__version__ == "
   # numpy 2.4 refuses int() of a one-element array, which Triton 3.6's interpreter does for a
   # loop bound that is a kernel argument (the CPU tests of candidates run under the interpreter).
   # pytest-xdist runs the worker's tests on every core. Ray is optional for users (only
-  # `bench --executor ray` imports it); the tests start a local Ray cluster with it.
+  # `bench --executor ray` imports it); the tests start a local Ray cluster with it. tokenizers
+  # counts the tokens of recorded language-model requests (scripts/llm_tokens.py).
   retrying .venv/bin/python -m pip install -q "${resume[@]}" torch==2.11.0 triton==3.6.0 \
-    "numpy<2.4" pytest pytest-xdist ray==2.60.0
+    "numpy<2.4" pytest pytest-xdist ray==2.60.0 tokenizers==0.22.1
 }
 
 [ "$step" = python ] || install_system

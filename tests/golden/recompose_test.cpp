@@ -143,6 +143,32 @@ TEST(Recompose, ScratchInputsAreThoseTheSegmentOverwritesAndNothingReadsLater) {
   }
 }
 
+TEST(Recompose, ASegmentWhoseKernelsAddAtomicallyIsScheduleDependent) {
+  // Inductor writes "atomic_add_found" into every kernel's metadata: only the call counts.
+  std::string source = read_file(fixtures_dir() / "output_code" / "b_def_call_grid.py");
+  for (const auto& face : patch("b_def_call_grid.py").faces) {
+    EXPECT_FALSE(face.schedule_dependent);
+  }
+  const std::string store = "tl.store(out_ptr0 + (x0), tmp2, xmask)";
+  const auto at = source.find(store);
+  ASSERT_NE(at, std::string::npos);
+  source.replace(at, store.size(), "tl.atomic_add(out_ptr0 + (x0), tmp2, xmask)");
+  analysis::GraphRun run;
+  run.code = inductor::parse_output_code(source);
+  const auto map = analysis::build_dispatch_map({run}, analysis::AnalysisOptions{});
+  int dependent = 0;
+  for (const auto& segment : map.segments) {
+    bool has_sum = false;
+    for (int index : segment.launches) {
+      has_sum = has_sum || map.launches[index].name == "triton_red_fused_add_relu_sum_1";
+    }
+    const auto face = recompose::segment_interface(run.code, map, segment);
+    EXPECT_EQ(face.schedule_dependent, has_sum) << "segment " << segment.id;
+    dependent += face.schedule_dependent ? 1 : 0;
+  }
+  EXPECT_EQ(dependent, 1);
+}
+
 TEST(Recompose, AllocationInsideASegmentIsNotAnInput) {
   // CrossEntropyLoss: buf4 is allocated between the segment's second and third launch and
   // passed to the third as in_out_ptr (as buf8); it holds nothing from before the segment.

@@ -27,8 +27,10 @@ inline Outcome deferral(const Outcome& failed,
                                  worker::read_model_check(baseline_model), t);
 }
 
-inline Outcome static_verdict(const json& n, const Thresholds& t) {
-  return judge_static(worker::read_static_check(n), t);
+inline Outcome static_verdict(const json& n,
+                              const Thresholds& t,
+                              bool schedule_dependent_ok = false) {
+  return judge_static(worker::read_static_check(n), t, schedule_dependent_ok);
 }
 
 inline Outcome model_verdict(const json& n, const Thresholds& t) {

@@ -118,7 +118,11 @@ TEST(GateReplies, StaticCheckAndPairTiming) {
        {"has_run", true},
        {"run_error", nullptr},
        {"kernels",
-        {{{"name", "k0"}, {"compiled", true}, {"shared_bytes", 1024}, {"registers", nullptr}},
+        {{{"name", "k0"},
+          {"compiled", true},
+          {"shared_bytes", 1024},
+          {"registers", nullptr},
+          {"schedule_dependent", {"a float atomic add (red.global.gpu.add.f32)", "reads %clock"}}},
          {{"name", "k1"}, {"compiled", false}, {"error", "CompilationError: x"}}}}});
   EXPECT_FALSE(check.import_error.has_value());
   EXPECT_TRUE(check.has_run);
@@ -127,6 +131,10 @@ TEST(GateReplies, StaticCheckAndPairTiming) {
   EXPECT_EQ(check.kernels[0].shared_bytes, 1024);
   EXPECT_FALSE(check.kernels[0].registers.has_value());  // ptxas could not say
   EXPECT_EQ(check.kernels[1].error, "CompilationError: x");
+  EXPECT_EQ(
+      check.kernels[0].schedule_dependent,
+      (std::vector<std::string>{"a float atomic add (red.global.gpu.add.f32)", "reads %clock"}));
+  EXPECT_TRUE(check.kernels[1].schedule_dependent.empty());  // an older worker, or none found
 
   const PairTiming pair = read_pair_timing({{"error", nullptr},
                                             {"instances", 2},

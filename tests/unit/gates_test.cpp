@@ -126,6 +126,23 @@ TEST(Static, Verdicts) {
   EXPECT_EQ(static_verdict(regs, t).status, Status::kResourceExceeded);
 }
 
+TEST(Static, ScheduleDependentKernelsAreNondeterministicUnlessTheSegmentIsToo) {
+  const Thresholds t;
+  json smid = {{"has_run", true},
+               {"kernels", json::array({{{"name", "k"},
+                                         {"compiled", true},
+                                         {"shared_bytes", 0},
+                                         {"schedule_dependent", {"reads %smid"}}}})}};
+  const Outcome o = static_verdict(smid, t);
+  EXPECT_EQ(o.status, Status::kNondeterministic);
+  EXPECT_EQ(o.gate, "G1 static");
+  EXPECT_NE(o.detail.find("k: reads %smid"), std::string::npos) << o.detail;
+  // the compiler's own segment adds floats atomically: the candidate is no worse
+  EXPECT_TRUE(static_verdict(smid, t, true).ok());
+  smid["kernels"][0]["schedule_dependent"] = json::array();
+  EXPECT_TRUE(static_verdict(smid, t).ok());
+}
+
 TEST(Isolated, LoadErrorIsACompileFailure) {
   const Outcome o =
       isolated({{"load_error", "SyntaxError: x"}, {"seeds", json::array()}}, Thresholds{});

@@ -6,7 +6,8 @@ registers each needs.
 function that binds the launch's arguments with Triton's own binder (signature, constexprs and
 divisibility attributes exactly as a real launch would derive them) and compiles for
 GPUTarget("cuda", arch, 32) instead of launching; `@triton.autotune` compiles every config.
-Registers and spills come from running the bundled `ptxas -v` on the kernel's PTX.
+Registers and spills come from running the bundled `ptxas -v` on the kernel's PTX, and the PTX is
+read for what makes a kernel's result depend on where or when its blocks run (`schedule_dependent`).
 """
 
 from __future__ import annotations
@@ -52,6 +53,34 @@ def ptxas_usage(ptx: str, arch: int) -> dict:
         if m:
             usage[key] = int(m.group(1))
     return usage
+
+
+# PTX special registers whose value depends on scheduling: the SM, the physical warp slot, the clocks.
+SCHEDULE_REGISTERS = re.compile(r"%(smid|nsmid|warpid|nwarpid|clock64|clock_hi|clock|globaltimer_lo|globaltimer_hi|"
+                                r"globaltimer)\b")
+FLOAT_TYPES = {"f16", "f16x2", "bf16", "bf16x2", "f32", "f64"}
+
+
+def schedule_dependence(ptx: str) -> list[str]:
+    """What in a kernel's PTX makes its result depend on where or when its blocks run, one line per
+    kind found: a float add done atomically (`atom`/`red` with `.add` on a float type: the order
+    the adds arrive in decides the last bits), or a read of a special register that names the SM,
+    the warp slot or a clock. Integer atomics, and float atomic min/max (order-free), are not listed."""
+    found: dict[str, None] = {}
+    for line in ptx.splitlines():
+        code = line.split("//", 1)[0].strip()
+        if not code or code.startswith("."):
+            continue
+        tokens = code.split()
+        if tokens[0].startswith("@"):  # a predicate guard (`@%p1 red.global...`) comes first
+            tokens = tokens[1:] or [""]
+        opcode = tokens[0]
+        pieces = opcode.split(".")
+        if pieces[0] in ("atom", "red") and "add" in pieces and FLOAT_TYPES & set(pieces):
+            found[f"a float atomic add ({opcode})"] = None
+        for m in SCHEDULE_REGISTERS.finditer(code):
+            found[f"reads %{m.group(1)}"] = None
+    return list(found)
 
 
 class Compiler:
@@ -110,6 +139,7 @@ class Compiler:
         entry.update(compiled=True, compile_s=time.perf_counter() - t0, shared_bytes=int(kernel.metadata.shared),
                      num_warps=int(kernel.metadata.num_warps), signature=dict(signature))
         entry.update(ptxas_usage(kernel.asm.get("ptx", ""), self.arch))
+        entry["schedule_dependent"] = schedule_dependence(kernel.asm.get("ptx", ""))
         return kernel
 
     def report(self) -> list:
@@ -119,7 +149,8 @@ class Compiler:
 def _entry(name, constexprs, num_warps, num_stages) -> dict:
     return {"name": name, "constexprs": constexprs, "num_warps": num_warps, "num_stages": num_stages,
             "compiled": False, "error": None, "shared_bytes": None, "registers": None, "spill_stores": None,
-            "spill_loads": None, "stack_bytes": None, "grid": None, "launches": 0, "kernel": None}
+            "spill_loads": None, "stack_bytes": None, "grid": None, "launches": 0, "schedule_dependent": [],
+            "kernel": None}
 
 
 def _plain(value):

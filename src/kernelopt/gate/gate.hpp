@@ -78,7 +78,12 @@ struct GateContext {
 // The recomposed model of a set of candidates: graph index -> path of its patched module.
 using Recomposed = worker::RecomposedGraphs;
 
-Outcome judge_static(const worker::StaticCheck& numbers, const Thresholds& t);
+// `schedule_dependent_ok`: the compiler's segment itself adds floats atomically
+// (SegmentInterface::schedule_dependent), so a kernel whose result depends on scheduling is no
+// worse than it.
+Outcome judge_static(const worker::StaticCheck& numbers,
+                     const Thresholds& t,
+                     bool schedule_dependent_ok = false);
 // `scratch`: inputs the compiler's segment itself overwrites and nothing reads after it
 // (SegmentInterface::scratch); a candidate changing them is not a mutated input.
 Outcome judge_isolated(const worker::IsolatedCheck& numbers,

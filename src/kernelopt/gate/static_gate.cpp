@@ -15,7 +15,9 @@ Outcome verdict(Status status, std::string detail, const nlohmann::json& numbers
 
 }  // namespace
 
-Outcome judge_static(const worker::StaticCheck& n, const Thresholds& t) {
+Outcome judge_static(const worker::StaticCheck& n,
+                     const Thresholds& t,
+                     bool schedule_dependent_ok) {
   if (n.import_error) {
     return verdict(Status::kCompileFailed, "does not import: " + *n.import_error, n.document);
   }
@@ -45,6 +47,18 @@ Outcome judge_static(const worker::StaticCheck& n, const Thresholds& t) {
                      fmt::format("{} needs {} registers per thread", k.name, *k.registers),
                      n.document);
     }
+    // Two runs on an idle GPU place one wave's blocks alike, so G2's bitwise comparison can miss
+    // a result that depends on scheduling; the instructions that make it so are read here.
+    if (!k.schedule_dependent.empty() && !schedule_dependent_ok) {
+      std::string what;
+      for (const auto& s : k.schedule_dependent)
+        what += (what.empty() ? "" : ", ") + s;
+      return verdict(Status::kNondeterministic,
+                     fmt::format("{}: {}: its result can depend on where or when its blocks run, "
+                                 "and the compiler's segment does not",
+                                 k.name, what),
+                     n.document);
+    }
   }
   return verdict(Status::kOk,
                  fmt::format("{} kernel(s) compile for sm_{}", n.kernels.size(), t.arch),
@@ -55,7 +69,7 @@ Outcome check_static(GateContext& ctx, const Candidate& candidate) {
   const auto answer = gate_client(ctx).static_check(
       {candidate.path, candidate.tensors, ctx.thresholds.arch}, ctx.deadline);
   if (!answer.ok()) return refused(ctx, answer, kGate);
-  return judge_static(*answer, ctx.thresholds);
+  return judge_static(*answer, ctx.thresholds, candidate.face.schedule_dependent);
 }
 
 }  // namespace kernelopt::gate

@@ -118,6 +118,13 @@ SegmentInterface segment_interface(const inductor::OutputCode& code,
       }
     }
   }
+  for (int index : segment.launches) {
+    const auto* kernel = code.kernel(code.steps[map.launches[index].step].target);
+    // Inductor's metadata names "atomic_add_found" in every kernel: the call itself is looked for
+    if (kernel != nullptr && kernel->source.find("tl.atomic_add(") != std::string::npos) {
+      face.schedule_dependent = true;
+    }
+  }
   return face;
 }
 

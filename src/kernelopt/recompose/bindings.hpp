@@ -28,6 +28,9 @@ struct SegmentInterface {
   // applied in place to a convolution's output that only this segment reads): a candidate may
   // change them too.
   std::vector<std::string> scratch;
+  // The compiler's own kernels of the segment add floats atomically (Inductor's scatter and
+  // index adds): its result already depends on the order of the adds, so a candidate's may too.
+  bool schedule_dependent = false;
 };
 
 // The live name of each root just before step `step` (or after it with `after`). Prefers the

@@ -28,6 +28,7 @@ KernelCompile read_kernel(const nlohmann::json& k) {
   if (const auto registers = present_count(k, "registers")) {
     kernel.registers = static_cast<int>(*registers);
   }
+  kernel.schedule_dependent = detail::names(k, "schedule_dependent");
   return kernel;
 }
 

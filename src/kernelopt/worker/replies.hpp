@@ -110,6 +110,9 @@ struct KernelCompile {
   std::string error;                 // why it did not compile; empty when it did
   std::optional<long> shared_bytes;  // from the compiled metadata
   std::optional<int> registers;      // per thread, from ptxas; absent where ptxas failed
+  // What in its PTX makes its result depend on where or when its blocks run ("a float atomic add
+  // (red.global.gpu.add.f32)", "reads %smid"); empty when nothing does
+  std::vector<std::string> schedule_dependent;
 };
 
 // `static_check` (G1's numbers).
