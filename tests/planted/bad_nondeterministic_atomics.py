@@ -1,8 +1,10 @@
-"""BAD (G2 isolated -> nondeterministic): splits each row over SPLIT=16 programs that
+"""BAD (G1 static -> nondeterministic): splits each row over SPLIT=16 programs that
 `tl.atomic_add` their float32 partial sums (512 columns each) into a zeroed `out`. Float addition
 is not associative, so the order in which the 16 atomics of a row arrive decides the last bits
-of the row's sum. The values are accurate (errors ~1e-3 against a tolerance of ~4.1), so only
-the determinism check (a second run on fresh copies, compared bitwise) fires.
+of the row's sum. The values are accurate (errors ~1e-3 against a tolerance of ~4.1). G1 reads
+the float atomic add (and the clock read below) in the kernel's PTX; G2's bitwise comparison of
+two runs, which caught it on the GPU before G1 did (runs 4 and 6 of results/gates/new-kinds/),
+catches it only when the arrival order happens to differ between the runs.
 
 On an idle H200 the arrival order turned out to repeat from run to run (measured 2026-11-29: the
 first version of this candidate, without the delay below, passed G2 bit for bit on all three
@@ -10,10 +12,9 @@ seeds), and so did versions waiting before the atomic for a time read from a clo
 then %clock; measured the same day). The reason: the grid had the row as its fast axis, so the 16
 programs of a row were scheduled 8192 blocks apart (several waves), always in the same order.
 Now the split is the fast axis (a row's programs run side by side) and each still waits up to 4096
-cycles, read from its SM's cycle counter, before its atomic. Not yet run on the GPU. It is the
-same race; the layout and the delay only stop the scheduler from hiding it.
-Triton's interpreter has no clock and runs programs one after another (deterministic): there the
-delay is off and the CPU test only shows the numbers are right.
+cycles, read from its SM's cycle counter, before its atomic: on an H100 the two runs then
+differed on 5 of 7 seeds. It is the same race; the layout and the delay only stop the scheduler
+from hiding it. Triton's interpreter has no clock: there the delay is off.
 """
 import os
 

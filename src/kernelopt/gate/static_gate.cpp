@@ -51,8 +51,9 @@ Outcome judge_static(const worker::StaticCheck& n,
     // a result that depends on scheduling; the instructions that make it so are read here.
     if (!k.schedule_dependent.empty() && !schedule_dependent_ok) {
       std::string what;
-      for (const auto& s : k.schedule_dependent)
+      for (const auto& s : k.schedule_dependent) {
         what += (what.empty() ? "" : ", ") + s;
+      }
       return verdict(Status::kNondeterministic,
                      fmt::format("{}: {}: its result can depend on where or when its blocks run, "
                                  "and the compiler's segment does not",
