@@ -348,6 +348,15 @@ def test_fp32_peak_rate_from_the_device_properties():
     assert fp32_peak_gflops(9, 0, 132, 0) is None
 
 
+def test_env_states_how_the_vendor_libraries_are_configured():
+    from kernelopt.worker.env import describe
+
+    config = describe()["vendor_config"]
+    assert config["float32_matmul_precision"] == torch.get_float32_matmul_precision()
+    assert config["cudnn.benchmark"] is torch.backends.cudnn.benchmark
+    assert config["preferred_blas_library"] == torch.backends.cuda.preferred_blas_library().name
+
+
 def test_env_states_the_fp32_rate_only_with_a_gpu():
     from kernelopt.worker.env import describe, fp32_peak_gflops
 

@@ -138,6 +138,37 @@ TEST(ShowText, SaysWhenGpuTimeRunsOutsideTheGraphs) {
       << text;
 }
 
+// The configuration cuDNN and cuBLAS run with is printed where the model makes a vendor call.
+TEST(ShowText, NamesTheVendorConfigurationWhereThereAreVendorCalls) {
+  nlohmann::json doc = {
+      {"problem", "67_Conv2d_GELU_GlobalAvgPool"},
+      {"environment",
+       {{"gpu", "NVIDIA H100"},
+        {"vendor_config", {{"cudnn.benchmark", false}, {"float32_matmul_precision", "highest"}}}}},
+      {"launches", nlohmann::json::array()},
+      {"segments", nlohmann::json::array()},
+      {"class", "optimizable"},
+      {"triton_share", 0.4}};
+  for (const char* key : {"eager_ms", "compiled_ms", "compiled_gpu_ms", "cudagraphs_ms",
+                          "replay_ms", "compile_s", "launch_sum_ms", "launch_sum_over_gpu"}) {
+    doc[key] = nullptr;
+  }
+  EXPECT_EQ(report::format_show(doc).find("vendor calls run with"), std::string::npos);
+  doc["launches"].push_back({{"dispatch", "extern"},
+                             {"kind", "extern"},
+                             {"name", "extern_kernels.convolution"},
+                             {"aten_ops", {"aten.convolution"}},
+                             {"time_ms", 1.0},
+                             {"share", 0.6},
+                             {"floor_ms", nullptr},
+                             {"headroom", nullptr}});
+  const std::string text = report::format_show(doc);
+  EXPECT_NE(text.find("vendor calls run with: cudnn.benchmark false, float32_matmul_precision "
+                      "highest\n"),
+            std::string::npos)
+      << text;
+}
+
 // A segment says which floor holds: a full-float32 product's arithmetic where it is the larger
 // (L1/7 on the H200), else two-pass where its group does not fit on chip, else nothing.
 TEST(ShowText, SaysWhichFloorHolds) {

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from . import epilogue
 from .detect import OpSummary, record_ops
+from .settings import library_settings, precision_settings
 
 
 @dataclass(frozen=True)
@@ -36,28 +37,6 @@ class Verdict:
 
 class PrecisionChanged(RuntimeError):
     """A knob changed a precision setting the user owns."""
-
-
-def precision_settings() -> dict:
-    """Every setting that decides float32 arithmetic on the GPU, as the user left it."""
-    import torch
-
-    return {"float32_matmul_precision": torch.get_float32_matmul_precision(),
-            "matmul.allow_tf32": torch.backends.cuda.matmul.allow_tf32,
-            "cudnn.allow_tf32": torch.backends.cudnn.allow_tf32,
-            "matmul.allow_fp16_reduced": torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction,
-            "matmul.allow_bf16_reduced": torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction}
-
-
-def library_settings() -> dict:
-    """The precision settings and the library choices the knobs may change, for comparisons."""
-    import torch
-
-    return {**precision_settings(), "cudnn.benchmark": torch.backends.cudnn.benchmark,
-            "cudnn.deterministic": torch.backends.cudnn.deterministic,
-            "cudnn.enabled": torch.backends.cudnn.enabled,
-            "preferred_blas_library": str(torch.backends.cuda.preferred_blas_library()),
-            "deterministic_algorithms": torch.are_deterministic_algorithms_enabled()}
 
 
 class Knob:

@@ -38,6 +38,11 @@ def describe() -> dict:
             info["peak_memory_bytes"] = torch.cuda.max_memory_allocated()  # this process so far
     except ImportError as exc:
         info["torch_error"] = str(exc)
+    else:
+        from ..vendor.settings import library_settings
+
+        # How cuDNN and cuBLAS are configured in this process: the compiler's vendor calls run so.
+        info["vendor_config"] = library_settings()
     try:
         import triton
 

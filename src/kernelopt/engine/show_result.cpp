@@ -14,7 +14,7 @@ nlohmann::json ms_of(const nlohmann::json& times, const char* key) {
 nlohmann::json environment(const nlohmann::json& env) {
   nlohmann::json out;
   for (const char* key : {"gpu", "driver", "compute_capability", "torch", "triton", "python",
-                          "cuda_runtime", "fp32_gflops"}) {
+                          "cuda_runtime", "fp32_gflops", "vendor_config"}) {
     out[key] = env.contains(key) ? env.at(key) : nlohmann::json(nullptr);
   }
   return out;

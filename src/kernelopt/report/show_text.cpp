@@ -67,6 +67,19 @@ std::string format_show(const nlohmann::json& doc) {
       "time)\n",
       doc.value("class", "?"), 100.0 * doc.value("triton_share", 0.0),
       num(doc["launch_sum_ms"], "{:.3f}"), num(doc["launch_sum_over_gpu"], "{:.3f}x"));
+  const nlohmann::json vendor = doc["environment"].value("vendor_config", nlohmann::json::object());
+  bool vendor_calls = false;
+  for (const auto& l : doc["launches"]) {
+    vendor_calls = vendor_calls || l.value("dispatch", "") == "extern";
+  }
+  if (vendor_calls && vendor.is_object() && !vendor.empty()) {
+    std::string settings;
+    for (const auto& [key, value] : vendor.items()) {
+      settings += fmt::format("{}{} {}", settings.empty() ? "" : ", ", key,
+                              value.is_string() ? value.get<std::string>() : value.dump());
+    }
+    out += "vendor calls run with: " + settings + "\n";
+  }
   const double outside = doc.value("outside_graphs_ms", 0.0);
   if (outside > 0) {
     out += fmt::format(
