@@ -117,6 +117,14 @@ TEST(VerifyText, OptimizeSaysWhatItProposedAndTried) {
             std::string::npos);
 }
 
+// The times of a show document set as where they are unknown.
+void unknown_times(nlohmann::json& doc) {
+  for (const char* key : {"eager_ms", "compiled_ms", "compiled_gpu_ms", "cudagraphs_ms",
+                          "replay_ms", "compile_s", "launch_sum_ms", "launch_sum_over_gpu"}) {
+    doc[key] = nullptr;
+  }
+}
+
 // A model whose GPU time runs mostly outside its compiled graphs (L3/35's LSTM on the H200) says
 // so under its class; a fully compiled one says nothing of it.
 TEST(ShowText, SaysWhenGpuTimeRunsOutsideTheGraphs) {
@@ -126,10 +134,7 @@ TEST(ShowText, SaysWhenGpuTimeRunsOutsideTheGraphs) {
                         {"segments", nlohmann::json::array()},
                         {"class", "optimizable"},
                         {"triton_share", 0.66}};
-  for (const char* key : {"eager_ms", "compiled_ms", "compiled_gpu_ms", "cudagraphs_ms",
-                          "replay_ms", "compile_s", "launch_sum_ms", "launch_sum_over_gpu"}) {
-    doc[key] = nullptr;  // as where a time is unknown
-  }
+  unknown_times(doc);
   EXPECT_EQ(report::format_show(doc).find("outside the compiled graphs"), std::string::npos);
   doc["outside_graphs_ms"] = 23.202;
   doc["class"] = "vendor_dominated";
@@ -149,10 +154,7 @@ TEST(ShowText, NamesTheVendorConfigurationWhereThereAreVendorCalls) {
       {"segments", nlohmann::json::array()},
       {"class", "optimizable"},
       {"triton_share", 0.4}};
-  for (const char* key : {"eager_ms", "compiled_ms", "compiled_gpu_ms", "cudagraphs_ms",
-                          "replay_ms", "compile_s", "launch_sum_ms", "launch_sum_over_gpu"}) {
-    doc[key] = nullptr;
-  }
+  unknown_times(doc);
   EXPECT_EQ(report::format_show(doc).find("vendor calls run with"), std::string::npos);
   doc["launches"].push_back({{"dispatch", "extern"},
                              {"kind", "extern"},
@@ -188,10 +190,7 @@ TEST(ShowText, SaysWhichFloorHolds) {
                         {"segments", {segment}},
                         {"class", "optimizable"},
                         {"triton_share", 1.0}};
-  for (const char* key : {"eager_ms", "compiled_ms", "compiled_gpu_ms", "cudagraphs_ms",
-                          "replay_ms", "compile_s", "launch_sum_ms", "launch_sum_over_gpu"}) {
-    doc[key] = nullptr;
-  }
+  unknown_times(doc);
   const auto says = [&](const char* words) {
     return report::format_show(doc).find(words) != std::string::npos;
   };
