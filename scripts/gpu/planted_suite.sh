@@ -8,8 +8,8 @@
 # with one shared capture; PLANTED_EACH=0 runs one verify per candidate instead.
 # Usage: scripts/gpu/planted_suite.sh BINARY OUT [BUDGET_SECONDS] [CANDIDATE.py...]
 #   BUDGET_SECONDS: stop starting candidates when less than 90 s of it is left (0 or absent: no
-#   budget); the device tool allows 10 minutes a command, so a full suite may need several calls,
-#   each naming the candidates still to run. CANDIDATE.py: names in tests/planted/ (default: all
+#   budget). Where one command may run only so long, a full suite may need several calls, each
+#   naming the candidates still to run. CANDIDATE.py: names in tests/planted/ (default: all
 #   of expected.json, in its order).
 # Writes, after every candidate (a command killed at its limit still leaves them): OUT/planted.md,
 # OUT/planted.json (the comparison), OUT/planted_runs.tgz (per candidate: <name>.json, the verify
