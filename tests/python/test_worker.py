@@ -128,6 +128,28 @@ def test_load_describes_inputs_and_outputs():
     assert response["outputs"][0]["shape"] == [16, 64]
 
 
+def test_vendor_knobs_say_which_apply_to_the_loaded_model_and_why_not():
+    session = Session()
+    session.load({"problem": os.path.join(EXAMPLES, "conv_bn_relu_maxpool.py"), "device": "cpu",
+                  "forward": False})
+    conv = session.vendor_knobs({})
+    verdicts = {k["name"]: (k["applies"], k["reason"]) for k in conv["knobs"]}
+    assert conv["convolutions"] == 1 and conv["products"] == 0
+    assert verdicts["cudnn_benchmark"] == (not torch.backends.cudnn.benchmark,
+                                           "cudnn.benchmark is already on" if torch.backends.cudnn.benchmark else "")
+    assert verdicts["channels_last"][0] is True
+    assert verdicts["cublaslt"] == (False, "no matrix product")
+    assert conv["settings"]["cudnn.benchmark"] is torch.backends.cudnn.benchmark
+    session.load({"problem": os.path.join(EXAMPLES, "linear_bias_gelu.py"), "device": "cpu", "forward": False})
+    linear = session.vendor_knobs({})
+    verdicts = {k["name"]: k["applies"] for k in linear["knobs"]}
+    assert linear["convolutions"] == 0 and linear["products"] == 1
+    assert verdicts["cudnn_benchmark"] is False and verdicts["channels_last"] is False
+    assert verdicts["addmm_epilogue"] is True  # Linear with bias, then tanh-GELU
+    with pytest.raises(WorkerError, match="load"):
+        Session().vendor_knobs({})
+
+
 def test_capture_without_gpu_says_so():
     session = Session()
     session.load({"problem": problem("good_small.py"), "device": "cpu"})

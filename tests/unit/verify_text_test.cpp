@@ -164,11 +164,27 @@ TEST(ShowText, NamesTheVendorConfigurationWhereThereAreVendorCalls) {
                              {"share", 0.6},
                              {"floor_ms", nullptr},
                              {"headroom", nullptr}});
-  const std::string text = report::format_show(doc);
+  std::string text = report::format_show(doc);
   EXPECT_NE(text.find("vendor calls run with: cudnn.benchmark false, float32_matmul_precision "
                       "highest\n"),
             std::string::npos)
       << text;
+  EXPECT_EQ(text.find("vendor knobs"), std::string::npos);  // not asked
+  doc["vendor_knobs"] = {
+      {"convolutions", 1},
+      {"products", 0},
+      {"knobs",
+       {{{"name", "cudnn_benchmark"}, {"applies", true}, {"reason", ""}},
+        {{"name", "cublaslt"}, {"applies", false}, {"reason", "no matrix product"}}}}};
+  text = report::format_show(doc);
+  EXPECT_NE(text.find("vendor knobs (1 convolution(s), 0 matrix product(s) in an eager forward):\n"
+                      "  cudnn_benchmark  applies\n"
+                      "  cublaslt         does not apply: no matrix product\n"),
+            std::string::npos)
+      << text;
+  doc["vendor_knobs"] = {{"error", "p.py: hung"}};
+  EXPECT_NE(report::format_show(doc).find("vendor knobs: not known (p.py: hung)"),
+            std::string::npos);
 }
 
 // A segment says which floor holds: a full-float32 product's arithmetic where it is the larger

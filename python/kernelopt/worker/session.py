@@ -70,6 +70,24 @@ class Session:
                            for x in inputs],
                 "outputs": [describe_tensor(t) for t in outputs]}
 
+    def vendor_knobs(self, req):
+        """Which vendor knobs apply to the loaded model, and why not (python/kernelopt/vendor/):
+        one eager forward on the first seed's inputs, its ATen operators recorded."""
+        from ..vendor.detect import CONV_OPS, MATMUL_OPS, record_ops
+        from ..vendor.knobs import KNOBS
+        from ..vendor.settings import library_settings
+
+        problem = self._problem()
+        inputs = problem.make_inputs(0)
+        ops = record_ops(problem.model, inputs)
+        knobs = []
+        for knob in KNOBS:
+            verdict = knob.applies(problem.model, inputs, ops)
+            knobs.append({"name": knob.name, "applies": bool(verdict), "reason": verdict.reason,
+                          "summary": knob.summary})
+        return {"knobs": knobs, "convolutions": sum(op in CONV_OPS for op in ops.ops),
+                "products": sum(op in MATMUL_OPS for op in ops.ops), "settings": library_settings()}
+
     def capture_graphs(self, req):
         from .capture import capture
 
@@ -353,6 +371,7 @@ OPS = {
     "env": Session.env,
     "load": Session.load,
     "capture": Session.capture_graphs,
+    "vendor_knobs": Session.vendor_knobs,
     "time_launches": Session.time_launches,
     "time_model": Session.time_model,
     "time_replay": Session.time_replay,

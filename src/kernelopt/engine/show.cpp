@@ -2,6 +2,7 @@
 // output code, where the marks go, segments, floors, the class) happens here in C++.
 #include "kernelopt/engine/show.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
@@ -172,6 +173,30 @@ worker::Client raising_client(worker::Worker& worker, const std::string& subject
   });
 }
 
+namespace {
+
+// Which vendor knobs apply to a model that makes vendor calls (docs/vendor.md), or null where it
+// makes none; an error of the worker's is recorded, not raised: the rest of show stands.
+nlohmann::json vendor_knobs(worker::Worker& worker,
+                            const analysis::DispatchMap& map,
+                            const ShowOptions& options,
+                            const std::string& subject) {
+  const bool vendor_calls = std::any_of(
+      map.launches.begin(), map.launches.end(),
+      [](const analysis::Launch& l) { return l.kind == analysis::LaunchKind::kExtern; });
+  if (!vendor_calls) return nullptr;
+  try {
+    nlohmann::json knobs = ask(worker, {{"op", "vendor_knobs"}}, options.timeout, subject);
+    knobs.erase("ok");
+    knobs.erase("id");
+    return knobs;
+  } catch (const Error& e) {
+    return {{"error", e.what()}};
+  }
+}
+
+}  // namespace
+
 nlohmann::json run_show(const ShowOptions& options,
                         worker::Worker& worker,
                         const Progress& progress) {
@@ -216,8 +241,11 @@ nlohmann::json run_show(const ShowOptions& options,
   analysis_options.outside_ms = analysis::outside_graphs_ms(
       times["replay"].value("median_ms", 0.0), times["compiled_gpu"].value("median_ms", 0.0));
   const analysis::DispatchMap map = analysis::build_dispatch_map(graphs, analysis_options);
-  return assemble_show(options, env.document, loaded.document, captured.document, times, graphs,
-                       map, bandwidth, level_of(options.problem), utc_now());
+  nlohmann::json doc =
+      assemble_show(options, env.document, loaded.document, captured.document, times, graphs, map,
+                    bandwidth, level_of(options.problem), utc_now());
+  doc["vendor_knobs"] = vendor_knobs(worker, map, options, subject);
+  return doc;
 }
 
 }  // namespace kernelopt::engine

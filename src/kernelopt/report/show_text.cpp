@@ -80,6 +80,21 @@ std::string format_show(const nlohmann::json& doc) {
     }
     out += "vendor calls run with: " + settings + "\n";
   }
+  // Which vendor knobs apply (docs/vendor.md): the vendor family's starting points.
+  const nlohmann::json knobs = doc.value("vendor_knobs", nlohmann::json(nullptr));
+  if (knobs.is_object() && knobs.contains("error")) {
+    out += "vendor knobs: not known (" + knobs.value("error", "") + ")\n";
+  } else if (knobs.is_object()) {
+    out +=
+        fmt::format("vendor knobs ({} convolution(s), {} matrix product(s) in an eager forward):\n",
+                    knobs.value("convolutions", 0), knobs.value("products", 0));
+    for (const auto& k : knobs.value("knobs", nlohmann::json::array())) {
+      const std::string reason = k.value("reason", "");
+      out += fmt::format("  {:<16} {}{}\n", k.value("name", "?"),
+                         k.value("applies", false) ? "applies" : "does not apply",
+                         reason.empty() ? "" : ": " + reason);
+    }
+  }
   const double outside = doc.value("outside_graphs_ms", 0.0);
   if (outside > 0) {
     out += fmt::format(
