@@ -117,24 +117,26 @@ TEST(VerifyText, OptimizeSaysWhatItProposedAndTried) {
             std::string::npos);
 }
 
-// The times of a show document set as where they are unknown.
-void unknown_times(nlohmann::json& doc) {
+// A show document of an optimizable model on an H200 with no launches or segments yet, its times
+// unknown.
+nlohmann::json show_doc(const char* problem, double triton_share) {
+  nlohmann::json doc = {{"problem", problem},
+                        {"environment", {{"gpu", "NVIDIA H200"}}},
+                        {"launches", nlohmann::json::array()},
+                        {"segments", nlohmann::json::array()},
+                        {"class", "optimizable"},
+                        {"triton_share", triton_share}};
   for (const char* key : {"eager_ms", "compiled_ms", "compiled_gpu_ms", "cudagraphs_ms",
                           "replay_ms", "compile_s", "launch_sum_ms", "launch_sum_over_gpu"}) {
     doc[key] = nullptr;
   }
+  return doc;
 }
 
 // A model whose GPU time runs mostly outside its compiled graphs (L3/35's LSTM on the H200) says
 // so under its class; a fully compiled one says nothing of it.
 TEST(ShowText, SaysWhenGpuTimeRunsOutsideTheGraphs) {
-  nlohmann::json doc = {{"problem", "35_LSTM"},
-                        {"environment", {{"gpu", "NVIDIA H200"}}},
-                        {"launches", nlohmann::json::array()},
-                        {"segments", nlohmann::json::array()},
-                        {"class", "optimizable"},
-                        {"triton_share", 0.66}};
-  unknown_times(doc);
+  nlohmann::json doc = show_doc("35_LSTM", 0.66);
   EXPECT_EQ(report::format_show(doc).find("outside the compiled graphs"), std::string::npos);
   doc["outside_graphs_ms"] = 23.202;
   doc["class"] = "vendor_dominated";
@@ -145,16 +147,9 @@ TEST(ShowText, SaysWhenGpuTimeRunsOutsideTheGraphs) {
 
 // The configuration cuDNN and cuBLAS run with is printed where the model makes a vendor call.
 TEST(ShowText, NamesTheVendorConfigurationWhereThereAreVendorCalls) {
-  nlohmann::json doc = {
-      {"problem", "67_Conv2d_GELU_GlobalAvgPool"},
-      {"environment",
-       {{"gpu", "NVIDIA H100"},
-        {"vendor_config", {{"cudnn.benchmark", false}, {"float32_matmul_precision", "highest"}}}}},
-      {"launches", nlohmann::json::array()},
-      {"segments", nlohmann::json::array()},
-      {"class", "optimizable"},
-      {"triton_share", 0.4}};
-  unknown_times(doc);
+  nlohmann::json doc = show_doc("67_Conv2d_GELU_GlobalAvgPool", 0.4);
+  doc["environment"]["vendor_config"] = {{"cudnn.benchmark", false},
+                                         {"float32_matmul_precision", "highest"}};
   EXPECT_EQ(report::format_show(doc).find("vendor calls run with"), std::string::npos);
   doc["launches"].push_back({{"dispatch", "extern"},
                              {"kind", "extern"},
@@ -200,13 +195,8 @@ TEST(ShowText, SaysWhichFloorHolds) {
                             {"inputs", {"arg0_1"}},
                             {"outputs", {"buf0"}},
                             {"compute_floor_ms", 2.054}};
-  nlohmann::json doc = {{"problem", "7_Matmul"},
-                        {"environment", {{"gpu", "NVIDIA H200"}}},
-                        {"launches", nlohmann::json::array()},
-                        {"segments", {segment}},
-                        {"class", "optimizable"},
-                        {"triton_share", 1.0}};
-  unknown_times(doc);
+  nlohmann::json doc = show_doc("7_Matmul", 1.0);
+  doc["segments"].push_back(segment);
   const auto says = [&](const char* words) {
     return report::format_show(doc).find(words) != std::string::npos;
   };

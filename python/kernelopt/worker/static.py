@@ -138,8 +138,9 @@ class Compiler:
             return None
         entry.update(compiled=True, compile_s=time.perf_counter() - t0, shared_bytes=int(kernel.metadata.shared),
                      num_warps=int(kernel.metadata.num_warps), signature=dict(signature))
-        entry.update(ptxas_usage(kernel.asm.get("ptx", ""), self.arch))
-        entry["schedule_dependent"] = schedule_dependence(kernel.asm.get("ptx", ""))
+        ptx = kernel.asm.get("ptx", "")
+        entry.update(ptxas_usage(ptx, self.arch))
+        entry["schedule_dependent"] = schedule_dependence(ptx)
         return kernel
 
     def report(self) -> list:

@@ -1,5 +1,6 @@
 // G1 static: the candidate compiles for the target, and what it compiled fits the chip.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "kernelopt/gate/gate.hpp"
 
@@ -50,14 +51,10 @@ Outcome judge_static(const worker::StaticCheck& n,
     // Two runs on an idle GPU place one wave's blocks alike, so G2's bitwise comparison can miss
     // a result that depends on scheduling; the instructions that make it so are read here.
     if (!k.schedule_dependent.empty() && !schedule_dependent_ok) {
-      std::string what;
-      for (const auto& s : k.schedule_dependent) {
-        what += (what.empty() ? "" : ", ") + s;
-      }
       return verdict(Status::kNondeterministic,
                      fmt::format("{}: {}: its result can depend on where or when its blocks run, "
                                  "and the compiler's segment does not",
-                                 k.name, what),
+                                 k.name, fmt::join(k.schedule_dependent, ", ")),
                      n.document);
     }
   }
