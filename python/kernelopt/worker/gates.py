@@ -141,16 +141,19 @@ def _keep_inputs(cap: Capture, seed, inputs: list) -> None:
     cap.inputs_snapshot_by_seed[seed] = [_host_copy(t) if small else None for t in inputs]
 
 
-def model_check_seed(problem, cap: Capture, modules: dict, seed) -> dict:
+def model_check_seed(problem, cap: Capture, modules: dict, seed, knobs: list | None = None) -> dict:
     """G3's numbers for one seed (with its parameters: seed_state); `error` set (numbers left
-    out) when the recomposed model raised."""
+    out) when the recomposed model raised. `knobs`: vendor knobs whose settings the recomposed
+    forward runs under (`vendor/scope.py`); the baseline's forward never does."""
     if cap.state_snapshot is None:
         cap.state_snapshot = {n: _host_copy(t) for n, t in _named_state(problem).items()}
     with seed_state(problem, seed, cap.redrawn_by_seed):
-        return _model_check(problem, cap, modules, seed)
+        return _model_check(problem, cap, modules, seed, knobs or [])
 
 
-def _model_check(problem, cap: Capture, modules: dict, seed) -> dict:
+def _model_check(problem, cap: Capture, modules: dict, seed, knobs: list) -> dict:
+    from ..vendor.scope import run_under
+
     inputs = cap.inputs_by_seed[seed]
     if seed not in cap.inputs_snapshot_by_seed:
         _keep_inputs(cap, seed, inputs)
@@ -184,7 +187,7 @@ def _model_check(problem, cap: Capture, modules: dict, seed) -> dict:
     before = _state(problem, inputs)
     try:
         with redirected(cap, modules):
-            candidate = _forward(cap, inputs)
+            candidate = run_under(knobs, lambda: _forward(cap, inputs))
     except Exception as exc:  # the recomposed model's failure is data: its error is infinite
         candidate, error = None, failure(exc)
     changed = _changed(before, _state(problem, inputs))
@@ -248,7 +251,7 @@ def pool_instances(per_instance: list[list[float]]) -> list[float]:
 
 
 def time_pair(cap: Capture, original: dict, recomposed: dict, iters: int, warmup: int,
-              instances: int = 3) -> dict:
+              instances: int = 3, knobs: list | None = None, baseline: dict | None = None) -> dict:
     """Baseline and candidate, each captured `instances` times in CUDA graphs (the captures in
     mirrored turns), every instance replayed in turns with the others, L2 flushed before each.
 
@@ -257,19 +260,29 @@ def time_pair(cap: Capture, original: dict, recomposed: dict, iters: int, warmup
     2.63 and 2.84 ms), so a single pair of captures can make a neutral candidate look 8% faster or
     slower. Each side's samples are pooled over its instances and also given per instance (the
     engine's interval resamples instances, then samples within them).
-    An instance after the first of each side that runs out of memory ends the capturing there."""
+    An instance after the first of each side that runs out of memory ends the capturing there.
+
+    `knobs`: vendor knobs whose settings the candidate side is captured (and called directly)
+    under (`vendor/scope.py`). `baseline`: recomposed modules the baseline side runs in place of
+    the original ones (a chosen set, against which a knob alone is timed)."""
     import torch
 
+    from ..vendor.scope import run_under
     from .timing import time_interleaved
 
     from .replays import Alternation, check_direct, check_replays
 
+    knobs = knobs or []
     seed = next(iter(cap.inputs_by_seed))
+    base_modules = {**original, **(baseline or {})}
     merged = {**original, **recomposed}
     graphs: dict[str, list] = {"b": [], "c": []}
     for side in capture_order(max(1, instances)):
         try:
-            graphs[side].append(replayable_with_outputs(cap, original if side == "b" else merged, seed))
+            if side == "b":
+                graphs[side].append(replayable_with_outputs(cap, base_modules, seed))
+            else:
+                graphs[side].append(run_under(knobs, lambda: replayable_with_outputs(cap, merged, seed)))
         except torch.cuda.OutOfMemoryError as exc:
             if not graphs[side]:
                 if side == "b":
@@ -296,7 +309,8 @@ def time_pair(cap: Capture, original: dict, recomposed: dict, iters: int, warmup
     base_runs, cand_runs = samples[0::2], samples[1::2]
     del graphs, pairs
     torch.cuda.empty_cache()
-    replays = check_direct(cap, alternation, original, merged, replays)
+    replays = check_direct(cap, alternation, base_modules, merged, replays,
+                           candidate_under=lambda fn: run_under(knobs, fn))
     base_ms, cand_ms = pool_instances(base_runs), pool_instances(cand_runs)
     alternated_with = alternation.other if alternation.alternates else None
     return {"error": None, "seed": seed, "instances": count, "alternated_with": alternated_with,

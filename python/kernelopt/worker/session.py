@@ -227,11 +227,12 @@ class Session:
 
         cap, problem = self._capture(), self._problem()
         modules = self._recomposed(req)
+        knobs = _vendor_knobs(req)
         results = []
         for seed in req.get("seeds", list(cap.inputs_by_seed)):
             if seed not in cap.inputs_by_seed:
                 raise WorkerError("kernelopt.request", f"seed {seed} was not captured")
-            results.append(model_check_seed(problem, cap, modules, seed))
+            results.append(model_check_seed(problem, cap, modules, seed, knobs))
             if results[-1].get("state_not_restored") and self.fatal is None:
                 # A candidate changed what cannot be put back: a fresh worker captures again.
                 self.fatal = f"the model's state could not be restored: {results[-1]['state_not_restored']}"
@@ -248,8 +249,10 @@ class Session:
             raise WorkerError("kernelopt.nogpu", "time_pair needs an NVIDIA GPU and torch sees none")
         cap = self._capture()
         original = {g.index: self._output_code(g.path, f"kernelopt_pair_{g.index}") for g in cap.graphs}
+        baseline = self._recomposed(req, "baseline_recomposed") if "baseline_recomposed" in req else None
         result = time_pair(cap, original, self._recomposed(req), iters=int(req.get("samples", 30)),
-                           warmup=int(req.get("warmup", 5)), instances=int(req.get("instances", 3)))
+                           warmup=int(req.get("warmup", 5)), instances=int(req.get("instances", 3)),
+                           knobs=_vendor_knobs(req), baseline=baseline)
         self._note_fatal(result.get("error"))
         return {**result, "worker_exiting": self.fatal is not None}
 
@@ -279,10 +282,10 @@ class Session:
         self._loads += 1
         return _load_module(path, f"kernelopt_candidate_{self._loads}", {})
 
-    def _recomposed(self, req) -> dict:
+    def _recomposed(self, req, field: str = "recomposed") -> dict:
         """Graph index -> the recomposed module, from {"<index>": path}."""
         modules = {}
-        for key, path in _required(req, "recomposed").items():
+        for key, path in _required(req, field).items():
             graph = self._graph(key)
             modules[graph.index] = self._output_code(path, f"kernelopt_recomposed_{graph.index}")
         return modules
@@ -347,6 +350,16 @@ def _cudagraphs_unavailable(error):
     state after the next replay overwrote it, gets no such time and a reason instead of failing
     the problem."""
     return {"variant": "cudagraphs", "unavailable": f"{type(error).__name__}: {error}"[:500]}
+
+
+def _vendor_knobs(req) -> list:
+    """The request's `vendor` knobs (names of settings-only knobs, `vendor/scope.py`)."""
+    from ..vendor.scope import settings_knobs
+
+    try:
+        return settings_knobs(req.get("vendor") or [])
+    except ValueError as exc:
+        raise WorkerError("kernelopt.request", str(exc)) from exc
 
 
 def _required(req, key):

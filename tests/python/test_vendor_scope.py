@@ -1,0 +1,79 @@
+"""Vendor knobs around a model attempt's calls, on the CPU: which knobs may run around the
+compiler's own graphs (settings alone, in this process), that the calls run under the settings on
+a thread of their own and the settings are put back after, an exception included, and that the
+worker refuses a request naming any other knob."""
+
+import os
+import sys
+import threading
+
+import pytest
+import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+from kernelopt.vendor.scope import run_under, settings_knobs  # noqa: E402
+from kernelopt.worker.errors import WorkerError  # noqa: E402
+from kernelopt.worker.session import _vendor_knobs  # noqa: E402
+
+
+def test_settings_knobs_are_the_ones_that_change_no_model_and_no_process():
+    assert [k.name for k in settings_knobs(["cudnn_benchmark", "cublaslt"])] == ["cudnn_benchmark", "cublaslt"]
+    assert settings_knobs([]) == []
+
+
+@pytest.mark.parametrize("name, why", [("channels_last", "transforms the model"),
+                                       ("addmm_epilogue", "transforms the model"),
+                                       ("workspace", "CUDA initialization"),
+                                       ("tf32", "no vendor knob")])
+def test_other_knobs_are_refused_with_the_reason(name, why):
+    with pytest.raises(ValueError, match=why):
+        settings_knobs([name])
+
+
+def test_a_knob_named_twice_is_refused():
+    with pytest.raises(ValueError, match="named twice"):
+        settings_knobs(["cublaslt", "cublaslt"])
+
+
+def test_calls_run_under_the_settings_on_a_fresh_thread_and_the_settings_come_back():
+    assert torch.backends.cudnn.benchmark is False
+    seen = {}
+
+    def call():
+        seen["benchmark"] = torch.backends.cudnn.benchmark
+        seen["thread"] = threading.current_thread()
+        return 42
+
+    assert run_under(settings_knobs(["cudnn_benchmark"]), call) == 42
+    assert seen["benchmark"] is True
+    assert seen["thread"] is not threading.current_thread()
+    assert torch.backends.cudnn.benchmark is False
+
+
+def test_without_knobs_the_call_runs_here_and_unchanged():
+    seen = {}
+
+    def call():
+        seen["benchmark"] = torch.backends.cudnn.benchmark
+        seen["thread"] = threading.current_thread()
+
+    run_under([], call)
+    assert seen == {"benchmark": False, "thread": threading.current_thread()}
+
+
+def test_an_exception_of_the_call_reaches_the_caller_and_the_settings_come_back():
+    def call():
+        raise KeyError("from the candidate")
+
+    with pytest.raises(KeyError, match="from the candidate"):
+        run_under(settings_knobs(["cudnn_benchmark"]), call)
+    assert torch.backends.cudnn.benchmark is False
+
+
+def test_the_worker_refuses_a_request_naming_a_knob_it_cannot_run_around_the_graphs():
+    assert [k.name for k in _vendor_knobs({"vendor": ["cudnn_benchmark"]})] == ["cudnn_benchmark"]
+    assert _vendor_knobs({}) == []
+    with pytest.raises(WorkerError, match="transforms the model"):
+        _vendor_knobs({"vendor": ["channels_last"]})
