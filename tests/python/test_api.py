@@ -404,6 +404,51 @@ def test_load_reads_the_runs_own_record_where_the_engine_did_not_copy_it(tmp_pat
     _close(module(*inputs), _eager(model, inputs))
 
 
+def _with_vendor(artifact, tmp_path, knobs):
+    folder = str(tmp_path / "optimized")
+    shutil.copytree(artifact[0], folder)
+    with open(os.path.join(folder, "manifest.json")) as f:
+        manifest = json.load(f)
+    manifest["vendor"] = knobs
+    _write(folder, "manifest.json", manifest)
+    return folder
+
+
+def test_a_module_verified_under_vendor_knobs_runs_its_calls_under_them_and_nothing_else_does(tmp_path, artifact):
+    folder, model, inputs = _with_vendor(artifact, tmp_path, ["cudnn_benchmark"]), artifact[1], artifact[2]
+    module = kernelopt.load(folder, model=model, device="cpu")
+    assert "under the vendor knobs cudnn_benchmark" in module.how
+    seen = []
+    graph = module.graphs[0]
+    call = graph.call
+
+    def watched(args):
+        seen.append((torch.backends.cudnn.benchmark, threading.current_thread().name))
+        return call(args)
+
+    graph.call = watched
+    try:
+        _close(module(*inputs), _eager(model, inputs))
+        _close(module(*inputs), _eager(model, inputs))
+    finally:
+        graph.call = call
+    assert [on for on, _ in seen] == [True, True]
+    # one thread of the module's own for every call (cuDNN's plans are kept per thread)
+    assert len({name for _, name in seen}) == 1 and seen[0][1].startswith("kernelopt-vendor")
+    assert torch.backends.cudnn.benchmark is False
+
+
+def test_a_module_without_knobs_runs_on_the_callers_thread(artifact):
+    module = kernelopt.load(artifact[0], model=artifact[1], device="cpu")
+    assert "vendor" not in module.how
+
+
+@pytest.mark.parametrize("knob, why", [("channels_last", "transforms the model"), ("tf32", "no vendor knob")])
+def test_a_module_verified_under_a_knob_this_kernelopt_cannot_apply_is_refused(tmp_path, artifact, knob, why):
+    with pytest.raises(ValueError, match=f"vendor knobs this kernelopt cannot apply: .*{why}"):
+        kernelopt.load(_with_vendor(artifact, tmp_path, [knob]), model=artifact[1], device="cpu")
+
+
 def test_threads_share_one_loaded_module(artifact):
     folder, model, inputs = artifact
     module = kernelopt.load(folder, model=model, device="cpu")

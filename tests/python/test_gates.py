@@ -280,6 +280,24 @@ def fake_model_session(tmp_path, monkeypatch, module_name, **candidates):
     return session, graph, files, inputs
 
 
+KNOB_SEEN = ("import threading\nimport torch\nSEEN = []\ndef call(args):\n    (x,) = args\n    args.clear()\n"
+             "    SEEN.append((torch.backends.cudnn.benchmark, threading.current_thread().name))\n"
+             "    return (torch.softmax(x * 0.5, -1),)\n")
+
+
+def test_model_check_runs_the_recomposed_forward_alone_under_the_vendor_knobs(tmp_path, monkeypatch):
+    session, graph, files, inputs = fake_model_session(tmp_path, monkeypatch, "fake_baseline_knob", seen=KNOB_SEEN)
+    [plain] = session.model_check({"recomposed": {"0": str(files["seen"])}, "seeds": [0]})["seeds"]
+    [knob] = session.model_check({"recomposed": {"0": str(files["seen"])}, "seeds": [0],
+                                  "vendor": ["cudnn_benchmark"]})["seeds"]
+    assert plain["error"] is None and knob["error"] is None and knob["tol_vs_eager"] < 1e-6
+    seen = session._output_code(str(files["seen"]), "unused").SEEN
+    assert [on for on, _ in seen] == [False, True]  # the baseline's forward runs the graph's own code
+    assert seen[1][1] == "kernelopt-vendor" and torch.backends.cudnn.benchmark is False
+    with pytest.raises(WorkerError, match="transforms the model"):
+        session.model_check({"recomposed": {}, "seeds": [0], "vendor": ["channels_last"]})
+
+
 def test_model_check_redirects_graphs_and_measures(tmp_path, monkeypatch):
     session, graph, files, inputs = fake_model_session(tmp_path, monkeypatch, "fake_baseline",
                                                         good=GOOD, wrong=WRONG)

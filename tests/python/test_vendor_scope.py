@@ -13,7 +13,7 @@ import torch
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
-from kernelopt.vendor.scope import run_under, settings_knobs  # noqa: E402
+from kernelopt.vendor.scope import KnobThread, run_under, settings_knobs  # noqa: E402
 from kernelopt.worker.errors import WorkerError  # noqa: E402
 from kernelopt.worker.session import _vendor_knobs  # noqa: E402
 
@@ -77,3 +77,22 @@ def test_the_worker_refuses_a_request_naming_a_knob_it_cannot_run_around_the_gra
     assert _vendor_knobs({}) == []
     with pytest.raises(WorkerError, match="transforms the model"):
         _vendor_knobs({"vendor": ["channels_last"]})
+
+
+@pytest.mark.parametrize("run", ["fresh", "kept"])
+def test_the_call_keeps_the_callers_autograd_mode(run):
+    knobs = settings_knobs(["cudnn_benchmark"])
+    under = (lambda fn: run_under(knobs, fn)) if run == "fresh" else KnobThread(knobs)
+    with torch.no_grad():
+        assert under(torch.is_grad_enabled) is False
+    assert under(torch.is_grad_enabled) is True
+    with torch.inference_mode():
+        assert under(torch.is_inference_mode_enabled) is True
+
+
+def test_a_kept_thread_is_one_thread_for_every_call_and_the_settings_come_back():
+    under = KnobThread(settings_knobs(["cudnn_benchmark"]))
+    seen = [under(lambda: (threading.current_thread(), torch.backends.cudnn.benchmark)) for _ in range(3)]
+    assert len({t for t, _ in seen}) == 1 and seen[0][0] is not threading.current_thread()
+    assert all(on for _, on in seen) and torch.backends.cudnn.benchmark is False
+    assert KnobThread([])(threading.current_thread) is threading.current_thread()

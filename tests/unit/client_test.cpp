@@ -90,9 +90,12 @@ TEST(ClientRequests, GateOps) {
   c.static_check({"/c.py", face, 90}, kDeadline);
   c.check_candidate({3, "/c.py", {0, 1, 2}, 1e-3, 2e-3, ""}, kDeadline);
   c.check_candidate({3, "/c.py", {0}, 1e-3, 2e-3, "memcheck"}, kDeadline);
-  c.model_check({{{1, "/g1.py"}, {0, "/g0.py"}}, {0, 1}}, kDeadline);
-  c.model_check({{}, {0}}, kDeadline);
-  c.time_pair({{{0, "/g0.py"}}, 40, 5}, kDeadline);
+  c.model_check({{{1, "/g1.py"}, {0, "/g0.py"}}, {0, 1}, {}}, kDeadline);
+  c.model_check({{}, {0}, {}}, kDeadline);
+  c.time_pair({{{0, "/g0.py"}}, 40, 5, {}, std::nullopt}, kDeadline);
+  c.model_check({{}, {0}, {"cudnn_benchmark"}}, kDeadline);
+  c.time_pair({{{0, "/g0.py"}}, 40, 5, {"cublaslt"}, RecomposedGraphs{{0, "/g0.py"}}}, kDeadline);
+  c.time_pair({{}, 40, 5, {"cudnn_benchmark"}, RecomposedGraphs{}}, kDeadline);
   const std::vector<json> want = {
       {{"op", "static_check"}, {"candidate", "/c.py"}, {"interface", face}, {"arch", 90}},
       {{"op", "check_candidate"},
@@ -113,7 +116,25 @@ TEST(ClientRequests, GateOps) {
        {"seeds", {0, 1}}},
       // no replacement is an empty object, never null: the worker iterates it
       {{"op", "model_check"}, {"recomposed", json::object()}, {"seeds", {0}}},
-      {{"op", "time_pair"}, {"recomposed", {{"0", "/g0.py"}}}, {"samples", 40}, {"warmup", 5}}};
+      {{"op", "time_pair"}, {"recomposed", {{"0", "/g0.py"}}}, {"samples", 40}, {"warmup", 5}},
+      // vendor knobs travel only where named; a baseline set only where given (an empty one is
+      // the compiled graphs, sent as an empty object)
+      {{"op", "model_check"},
+       {"recomposed", json::object()},
+       {"seeds", {0}},
+       {"vendor", {"cudnn_benchmark"}}},
+      {{"op", "time_pair"},
+       {"recomposed", {{"0", "/g0.py"}}},
+       {"samples", 40},
+       {"warmup", 5},
+       {"vendor", {"cublaslt"}},
+       {"baseline_recomposed", {{"0", "/g0.py"}}}},
+      {{"op", "time_pair"},
+       {"recomposed", json::object()},
+       {"samples", 40},
+       {"warmup", 5},
+       {"vendor", {"cudnn_benchmark"}},
+       {"baseline_recomposed", json::object()}}};
   ASSERT_EQ(r.requests.size(), want.size());
   for (std::size_t i = 0; i < want.size(); ++i) {
     EXPECT_EQ(r.requests[i], want[i]) << r.requests[i].dump();
@@ -123,7 +144,7 @@ TEST(ClientRequests, GateOps) {
 TEST(ClientAnswers, TransportFailuresAndErrorAnswersAreData) {
   Recorder r;
   r.failure = Failure::kTimedOut;
-  const Answer<ModelCheck> timed_out = r.client().model_check({{}, {0}}, kDeadline);
+  const Answer<ModelCheck> timed_out = r.client().model_check({{}, {0}, {}}, kDeadline);
   EXPECT_FALSE(timed_out.ok());
   EXPECT_EQ(timed_out.reply.failure, Failure::kTimedOut);
   EXPECT_TRUE(timed_out.value.seeds.empty());
@@ -271,7 +292,8 @@ for line in sys.stdin:
   ASSERT_TRUE(hello.ok()) << hello.reply.detail;
   EXPECT_EQ(hello->protocol, 2);
   EXPECT_GT(hello->pid, 0);
-  const Answer<PairTiming> died = client.time_pair({{{0, "/g.py"}}}, milliseconds(10000));
+  const Answer<PairTiming> died =
+      client.time_pair({{{0, "/g.py"}}, 30, 5, {}, std::nullopt}, milliseconds(10000));
   EXPECT_FALSE(died.ok());
   EXPECT_EQ(died.reply.failure, Failure::kCrashed);
   EXPECT_EQ(died.reply.exit_status, 5);

@@ -42,6 +42,10 @@ void add_search_flags(CLI::App* cmd,
                       "(default: $KERNELOPT_CACHE_DIR, else the user's cache folder)");
   cmd->add_flag("--no-cache", flags.no_cache,
                 pre + "neither reuse nor record verified segments (search every segment)");
+  cmd->add_flag("--vendor", flags.vendor,
+                pre +
+                    "also try the vendor knobs that are settings alone (cuDNN's algorithm by "
+                    "measurement, cuBLASLt), each gated on top of the chosen set (docs/vendor.md)");
   cmd->add_option("--llm", flags.llm,
                   pre +
                       "also let a language model write candidates: anthropic:MODEL or "

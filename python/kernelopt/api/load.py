@@ -157,6 +157,19 @@ def complete_artifact(run_dir: str, problem_dir: str) -> None:
             shutil.copyfile(os.path.join(problem_dir, name), os.path.join(optimized, name))
 
 
+def vendor_thread(manifest: dict):
+    """The KnobThread that runs the module's calls under the vendor knobs its graphs were
+    verified under (the manifest's `vendor`; none in a module written before knobs existed). A
+    knob this kernelopt does not know, or cannot run around the graphs, is a clear error."""
+    from ..vendor.scope import KnobThread, settings_knobs
+
+    try:
+        return KnobThread(settings_knobs(manifest.get("vendor") or []))
+    except ValueError as exc:
+        raise ValueError(f"kernelopt.load: the module was verified under vendor knobs this kernelopt cannot "
+                         f"apply: {exc}") from None
+
+
 def load(path, model=None, *, device="cuda", verify_again: bool = False, clone_outputs: bool = True,
          cuda_graphs: bool = True):
     """The optimized module in `path` (RUN_DIR/optimized, or RUN_DIR) as an OptimizedModule.
@@ -194,6 +207,7 @@ def load(path, model=None, *, device="cuda", verify_again: bool = False, clone_o
 
     modules = {i: _load_module(os.path.join(path, name), f"kernelopt_loaded_{n}_{i}", {})
                for i, name in enumerate(manifest["graphs"])}
+    under = vendor_thread(manifest)
     if runtime is not None and runtime.get("direct"):
         fn, how = Chain(modules, runtime, model_state(model)), "the verified graphs' calls"
     else:
@@ -202,9 +216,12 @@ def load(path, model=None, *, device="cuda", verify_again: bool = False, clone_o
         if runtime is not None:
             how += f" ({runtime.get('why_not_direct')})"
     if runtime is None:
-        runner = fn
+        runner = lambda inputs: under(lambda: fn(inputs))  # noqa: E731
     elif torch.device(device).type == "cuda" and cuda_graphs:
-        runner = Replayed(fn, runtime["inputs"], device, clone=clone_outputs)
+        runner = Replayed(fn, runtime["inputs"], device, clone=clone_outputs, under=under)
     else:
-        runner = Direct(fn, runtime["inputs"], device, "cuda_graphs=False" if cuda_graphs is False else device)
+        runner = Direct(lambda inputs: under(lambda: fn(inputs)), runtime["inputs"], device,
+                        "cuda_graphs=False" if cuda_graphs is False else device)
+    if under.knobs:
+        how += f", under the vendor knobs {', '.join(k.name for k in under.knobs)}"
     return OptimizedModule(runner, model, path, manifest, how, modules)

@@ -115,12 +115,15 @@ class Replayed:
     call copies its inputs into the static ones, replays, and returns the outputs (cloned unless
     `clone` is off: then the next call overwrites them). Calls from several threads take turns
     (a lock), and all the work runs on a stream of this module's own, which the caller's stream
-    waits for. Where capture fails, `fn` runs directly from then on and a warning says why."""
+    waits for. Where capture fails, `fn` runs directly from then on and a warning says why.
+    `under(call)` runs the capture (and any direct call) where the vendor knobs the graphs were
+    verified under apply (`vendor/scope.py`'s KnobThread); the replays need no setting."""
 
-    def __init__(self, fn, specs: list, device, clone: bool = True):
+    def __init__(self, fn, specs: list, device, clone: bool = True, under=None):
         import torch
 
         self.fn, self.specs, self.device, self.clone = fn, specs, torch.device(device), clone
+        self._under = under or (lambda call: call())
         self.static = [torch.empty_strided(s["shape"], s["stride"], dtype=getattr(torch, s["dtype"]),
                                            device=self.device) if "shape" in s else None for s in specs]
         self.tensors = [i for i, s in enumerate(specs) if "shape" in s]
@@ -156,9 +159,9 @@ class Replayed:
         from torch.utils import _pytree as pytree
 
         if self.graph is None and not self._failed:
-            self._capture()
+            self._under(self._capture)
         if self._failed:
-            return self.fn(self.static), True
+            return self._under(lambda: self.fn(self.static)), True
         self.graph.replay()
         if not self.clone:
             return self.outputs, False

@@ -36,7 +36,7 @@ def settings_knobs(names) -> list:
             raise ValueError(f"no vendor knob {name!r}") from exc
         if not knob.in_process:
             raise ValueError(f"vendor knob {name!r} is read at CUDA initialization: it needs a process of its own")
-        if type(knob).transform is not _base_transform():
+        if not around_graphs(knob):
             raise ValueError(f"vendor knob {name!r} transforms the model: it needs the model compiled again")
         if knob.name in {k.name for k in out}:
             raise ValueError(f"vendor knob {name!r} named twice")
@@ -44,31 +44,55 @@ def settings_knobs(names) -> list:
     return out
 
 
-def _base_transform():
+def around_graphs(knob) -> bool:
+    """Whether the knob can run around the compiled graphs as they are: a setting alone, read
+    at each call (no model transform, nothing read at CUDA initialization)."""
     from .knobs import Knob
 
-    return Knob.transform
+    return knob.in_process and type(knob).transform is Knob.transform
+
+
+def _caller_context() -> dict:
+    """What a call made on another thread must keep of the calling thread's, all of it
+    thread-local in torch: whether autograd records, and its CUDA device and current stream."""
+    import torch
+
+    caller = {"grad": torch.is_grad_enabled(), "inference": torch.is_inference_mode_enabled()}
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        caller["cuda"] = (torch.cuda.current_device(), torch.cuda.current_stream())
+    return caller
+
+
+def _under(knobs: list, fn: Callable[[], T], caller: dict) -> T:
+    """fn() with every knob's settings applied around it, in the caller's autograd mode, on its
+    device and stream."""
+    import torch
+
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(torch.inference_mode(caller["inference"]))
+        stack.enter_context(torch.set_grad_enabled(caller["grad"]))
+        if "cuda" in caller:
+            device, stream = caller["cuda"]
+            torch.cuda.set_device(device)
+            stack.enter_context(torch.cuda.stream(stream))
+        for knob in knobs:
+            stack.enter_context(knob.apply())
+        return fn()
 
 
 def run_under(knobs: list, fn: Callable[[], T]) -> T:
     """fn() with every knob's settings applied around it, on a fresh thread (the module's
-    docstring says why); fn() itself, on this thread, when there are none. An exception of fn or
-    of a knob's settings is raised here; the settings are put back either way."""
+    docstring says why) that keeps the caller's device and stream; fn() itself, on this thread,
+    when there are none. An exception of fn or of a knob's settings is raised here; the settings
+    are put back either way."""
     if not knobs:
         return fn()
-    import torch
-
-    device = torch.cuda.current_device() if torch.cuda.is_available() else None
+    caller = _caller_context()
     outcome: dict = {}
 
     def body() -> None:
         try:
-            if device is not None:
-                torch.cuda.set_device(device)
-            with contextlib.ExitStack() as stack:
-                for knob in knobs:
-                    stack.enter_context(knob.apply())
-                outcome["value"] = fn()
+            outcome["value"] = _under(knobs, fn, caller)
         except BaseException as exc:  # raised again on the calling thread  # noqa: BLE001
             outcome["error"] = exc
 
@@ -78,3 +102,28 @@ def run_under(knobs: list, fn: Callable[[], T]) -> T:
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]
+
+
+class KnobThread:
+    """Runs calls under the knobs' settings on one thread of its own that lives as long as this
+    object: cuDNN chooses each convolution's plan once on it (by measurement, under
+    `cudnn_benchmark`) and every later call reuses the plan, where a fresh thread per call would
+    measure again each time. Calls from several threads take turns; each keeps its caller's
+    device and stream. With no knobs, calls run on the caller's thread."""
+
+    def __init__(self, knobs: list):
+        import concurrent.futures
+
+        self.knobs = list(knobs)
+        self._pool = (concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="kernelopt-vendor")
+                      if self.knobs else None)
+
+    def __call__(self, fn: Callable[[], T]) -> T:
+        if self._pool is None:
+            return fn()
+        caller = _caller_context()
+        return self._pool.submit(_under, self.knobs, fn, caller).result()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False)

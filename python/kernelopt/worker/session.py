@@ -75,6 +75,7 @@ class Session:
         one eager forward on the first seed's inputs, its ATen operators recorded."""
         from ..vendor.detect import CONV_OPS, MATMUL_OPS, record_ops
         from ..vendor.knobs import KNOBS
+        from ..vendor.scope import around_graphs
         from ..vendor.settings import library_settings
 
         problem = self._problem()
@@ -84,7 +85,7 @@ class Session:
         for knob in KNOBS:
             verdict = knob.applies(problem.model, inputs, ops)
             knobs.append({"name": knob.name, "applies": bool(verdict), "reason": verdict.reason,
-                          "summary": knob.summary})
+                          "summary": knob.summary, "around_graphs": around_graphs(knob)})
         return {"knobs": knobs, "convolutions": sum(op in CONV_OPS for op in ops.ops),
                 "products": sum(op in MATMUL_OPS for op in ops.ops), "settings": library_settings()}
 

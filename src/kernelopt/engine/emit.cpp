@@ -50,6 +50,7 @@ nlohmann::json write_optimized(const fs::path& dir,
                                const std::vector<std::string>& texts,
                                const std::vector<analysis::GraphRun>& runs,
                                const std::vector<gate::Candidate>& accepted,
+                               const std::vector<std::string>& vendor,
                                const nlohmann::json& verdicts) {
   const fs::path tmp = dir.string() + ".tmp";
   fs::remove_all(tmp);
@@ -68,6 +69,8 @@ nlohmann::json write_optimized(const fs::path& dir,
   for (const auto& c : accepted) {
     manifest["segments"].push_back(c.segment);
   }
+  // The vendor knobs the verified graphs ran under: kernelopt.load runs them under the same.
+  manifest["vendor"] = vendor;
   manifest["outcome"] = verdicts.value("outcome", nlohmann::json::object());
   fs::copy_file(problem, tmp / "problem.py", fs::copy_options::overwrite_existing);
   // The worker's runtime record (environment, inputs, the graphs' argument bindings) travels

@@ -38,6 +38,7 @@ void apply_search_flags(const SearchFlags& flags, VerifyOptions& options) {
   options.split_launches = flags.split_segments;
   options.use_cache = !flags.no_cache;
   options.cache_dir = flags.cache_dir;
+  options.vendor = flags.vendor;
 }
 
 void configure_llm_flags(const SearchFlags& flags) {
@@ -90,6 +91,7 @@ std::string search_flags_text(const SearchFlags& flags) {
   if (flags.no_dispatch_aware) text += " --no-dispatch-aware";
   if (flags.split_segments) text += " --split-segments";
   if (flags.no_cache) text += " --no-cache";
+  if (flags.vendor) text += " --vendor";
   if (!flags.llm.empty()) text += " --llm " + flags.llm;
   if (!flags.llm_base_url.empty()) text += " --llm-base-url " + flags.llm_base_url;
   if (flags.llm_max_tokens != 0) text += fmt::format(" --llm-max-tokens {}", flags.llm_max_tokens);
@@ -227,22 +229,31 @@ nlohmann::json run_optimize(const VerifyOptions& options,
                 ->document
           : nlohmann::json();
   search_segments(options, bench, cache, env, matches, profiles, spent, budget_s, s, progress);
-  if (s.chosen.empty()) return nothing_chosen(options, bench, s);
+  const bool vendor = options.vendor && options.thresholds.min_ratio > 0.0;
+  if (s.chosen.empty() && !vendor) return nothing_chosen(options, bench, s);
   std::vector<gate::Candidate> candidates = s.chosen;
-  if (progress) progress("running the gates");
-  gate::CascadeResult result = bench.cascade().run(candidates);
+  gate::CascadeResult result;
   nlohmann::json confirmation;
-  if (result.accepted && options.thresholds.min_ratio > 0.0) {
-    confirmation = confirm_choice_set(bench, s, result, candidates, progress);
+  if (!candidates.empty()) {
+    if (progress) progress("running the gates");
+    result = bench.cascade().run(candidates);
+    if (result.accepted && options.thresholds.min_ratio > 0.0) {
+      confirmation = confirm_choice_set(bench, s, result, candidates, progress);
+    }
+    if (cache && !confirmation.is_null() && confirmation.value("confirmed", false)) {
+      record_verified(*cache, options, bench, s, accepted_of(result, candidates));
+    }
   }
-  if (cache && !confirmation.is_null() && confirmation.value("confirmed", false)) {
-    record_verified(*cache, options, bench, s, accepted_of(result, candidates));
-  }
+  nlohmann::json vendor_doc;
+  if (vendor) vendor_doc = tune_vendor(options, worker, bench, result, candidates, progress);
+  // Nothing of the search's and no knob accepted: the search's own verdict.
+  if (candidates.empty() && !result.accepted) return nothing_chosen(options, bench, s, vendor_doc);
   return finish_run(
       options, bench, result, candidates,
       [&](nlohmann::json& doc) {
         add_search(doc, s);
         if (!confirmation.is_null()) doc["confirmation"] = confirmation;
+        if (vendor) doc["vendor"] = vendor_doc;
       },
       "optimize.json");
 }

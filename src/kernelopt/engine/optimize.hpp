@@ -47,6 +47,7 @@ struct SearchFlags {
   bool no_dispatch_aware = false;  // ablation: extern matrix products become replaceable too
   bool split_segments = false;     // every Triton launch a segment (config/rewrite reach all)
   bool no_cache = false;           // neither reuse nor record verified segments
+  bool vendor = false;             // also try the vendor knobs around the compiler's vendor calls
   std::string cache_dir;           // the cache's folder ("": the user's, Cache::default_dir)
   // The llm proposer (docs/llm.md): off unless `llm` names PROVIDER:MODEL.
   std::string llm;           // "anthropic:MODEL" or "openai:MODEL"

@@ -91,7 +91,10 @@ void record_verified(store::Cache& cache,
   }
 }
 
-nlohmann::json nothing_chosen(const VerifyOptions& options, Workbench& bench, const Search& s) {
+nlohmann::json nothing_chosen(const VerifyOptions& options,
+                              Workbench& bench,
+                              const Search& s,
+                              const nlohmann::json& vendor) {
   const ProblemOutcome outcome = classify_problem(bench.graphs().map.problem_class, {});
   nlohmann::json verdict = s.tried.empty() ? to_json(outcome) : s.tried.back().at("outcome");
   if (s.timed_correct) {
@@ -100,6 +103,7 @@ nlohmann::json nothing_chosen(const VerifyOptions& options, Workbench& bench, co
   nlohmann::json doc = {{"problem", options.problem},
                         {"segments", bench.graphs().map.segments.size()}};
   add_search(doc, s);
+  if (!vendor.is_null()) doc["vendor"] = vendor;
   doc["outcome"] = verdict;
   bench.finish(doc, "optimize.json", verdict.value("class", outcome.outcome_class),
                verdict.value("reason", outcome.reason));

@@ -62,6 +62,19 @@ nlohmann::json confirm_choice_set(Workbench& bench,
                                   std::vector<gate::Candidate>& candidates,
                                   const Progress& say);
 
+// The vendor stage (--vendor, docs/vendor.md): the knobs the worker says apply to the model and
+// can run around the compiled graphs as they are, each gated on top of the accepted set (the
+// compiler's graphs where none was): G3 with the knob, then G4 against the same set without it.
+// The knobs measurably faster alone are then gated together against the compiled graphs and
+// timed again; where that holds, their attempt becomes `result`'s accepted one. Returns the
+// document's `vendor` part: each knob's verdict, what was kept and why.
+nlohmann::json tune_vendor(const VerifyOptions& options,
+                           worker::Worker& worker,
+                           Workbench& bench,
+                           gate::CascadeResult& result,
+                           const std::vector<gate::Candidate>& candidates,
+                           const Progress& say);
+
 // The search's part of the document.
 void add_search(nlohmann::json& doc, const Search& s);
 
@@ -76,6 +89,10 @@ void record_verified(store::Cache& cache,
 // Nothing proposed or nothing accepted: the compiler's module stays, as its own class says. The
 // class of the search as a whole: a correct candidate that was timed and not chosen makes it a
 // performance-gate fallback; otherwise the last candidate's class says why.
-nlohmann::json nothing_chosen(const VerifyOptions& options, Workbench& bench, const Search& s);
+// `vendor`: the vendor stage's part of the document, where it ran (null: it did not).
+nlohmann::json nothing_chosen(const VerifyOptions& options,
+                              Workbench& bench,
+                              const Search& s,
+                              const nlohmann::json& vendor = nullptr);
 
 }  // namespace kernelopt::engine

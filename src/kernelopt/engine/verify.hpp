@@ -42,6 +42,9 @@ struct VerifyOptions {
   bool dispatch_aware = true;
   // On (--split-segments): every Triton launch is a segment of its own.
   bool split_launches = false;
+  // On (--vendor): after the Triton search, the vendor knobs that are settings alone (cuDNN's
+  // algorithm by measurement, cuBLASLt), each on top of the chosen set (docs/vendor.md).
+  bool vendor = false;
   // bench: when the problem's --timeout ends. The search's budget never runs past it (the worker
   // the watchdog kills there would otherwise be restarted by the gates, and the search go on).
   std::optional<std::chrono::steady_clock::time_point> deadline;
@@ -70,14 +73,15 @@ std::string emit_graph(const std::string& dir,
 
 // Writes `dir` (RUN_DIR/optimized): every graph's module (recomposed where a candidate was
 // accepted), the candidates, a copy of the problem file, manifest.json and the worker's runtime
-// record (the capture document's `runtime` file), which `kernelopt.load(dir)` reads. Returns
-// the manifest.
+// record (the capture document's `runtime` file), which `kernelopt.load(dir)` reads; `vendor`:
+// the vendor knobs the accepted graphs were verified under. Returns the manifest.
 nlohmann::json write_optimized(const std::filesystem::path& dir,
                                const std::string& problem,
                                const nlohmann::json& captured,
                                const std::vector<std::string>& texts,
                                const std::vector<analysis::GraphRun>& runs,
                                const std::vector<gate::Candidate>& accepted,
+                               const std::vector<std::string>& vendor,
                                const nlohmann::json& verdicts);
 
 }  // namespace kernelopt::engine

@@ -116,7 +116,7 @@ analysis::AnalysisOptions analysis_options_of(const VerifyOptions& options) {
   return out;
 }
 
-namespace {
+namespace {}  // namespace
 
 nlohmann::json outcomes_json(const std::vector<Outcome>& outcomes) {
   nlohmann::json list = nlohmann::json::array();
@@ -125,8 +125,6 @@ nlohmann::json outcomes_json(const std::vector<Outcome>& outcomes) {
   }
   return list;
 }
-
-}  // namespace
 
 nlohmann::json result_json(const gate::CascadeResult& result, const ProblemOutcome& outcome) {
   nlohmann::json doc;
@@ -139,8 +137,10 @@ nlohmann::json result_json(const gate::CascadeResult& result, const ProblemOutco
   }
   doc["attempts"] = nlohmann::json::array();
   for (const auto& a : result.attempts) {
-    doc["attempts"].push_back(
-        {{"segments", a.segments}, {"passed", a.passed()}, {"gates", outcomes_json(a.outcomes)}});
+    nlohmann::json attempt = {
+        {"segments", a.segments}, {"passed", a.passed()}, {"gates", outcomes_json(a.outcomes)}};
+    if (!a.vendor.empty()) attempt["vendor"] = a.vendor;
+    doc["attempts"].push_back(std::move(attempt));
   }
   doc["outcome"] = to_json(outcome);
   return doc;
@@ -274,7 +274,8 @@ nlohmann::json finish_run(const VerifyOptions& options,
   if (result.accepted) {
     doc["optimized"] =
         write_optimized(fs::path(options.run_dir) / "optimized", options.problem, bench.captured(),
-                        graphs.texts, graphs.runs, accepted_of(result, candidates), doc);
+                        graphs.texts, graphs.runs, accepted_of(result, candidates),
+                        result.attempts[*result.accepted].vendor, doc);
   }
   bench.finish(doc, file, outcome.outcome_class, outcome.reason);
   return doc;

@@ -100,6 +100,9 @@ class Workbench {
 // The analysis the run's segments come from: dispatch-aware or not, split into launches or not.
 analysis::AnalysisOptions analysis_options_of(const VerifyOptions& options);
 
+// Gate outcomes as the result document lists them.
+nlohmann::json outcomes_json(const std::vector<Outcome>& outcomes);
+
 // A cascade's verdicts as the result document lists them, with the problem's outcome.
 nlohmann::json result_json(const gate::CascadeResult& result, const ProblemOutcome& outcome);
 

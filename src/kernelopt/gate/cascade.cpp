@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "kernelopt/core/error.hpp"
 
@@ -103,38 +104,69 @@ CandidateVerdicts Cascade::check_candidate(const Candidate& candidate) {
   return verdicts;
 }
 
-std::int64_t Cascade::set_row(const std::vector<Candidate>& set) {
-  std::string key = "set";
+std::int64_t Cascade::set_row(const std::vector<Candidate>& set,
+                              const std::vector<std::string>& vendor,
+                              const std::string& kind) {
+  std::string key = kind;
   for (const auto& c : set) {
     key += fmt::format(":{}={}", c.segment, content_key(c.path));
   }
-  return candidate_row(-1, key, "", Origin{"set", "", nlohmann::json::object()});
+  // A set under vendor knobs is another set: its verdicts are stored apart from the set's own.
+  if (!vendor.empty()) key += fmt::format(":vendor={}", fmt::join(vendor, ","));
+  return candidate_row(-1, key, "", Origin{kind, "", nlohmann::json::object()});
 }
 
-SetVerdicts Cascade::check_set(const std::vector<Candidate>& set) {
+SetVerdicts Cascade::check_set(const std::vector<Candidate>& set,
+                               const std::vector<std::string>& vendor) {
   SetVerdicts verdicts;
   for (const auto& c : set) {
     verdicts.segments.push_back(c.segment);
   }
-  const std::int64_t row = set_row(set);
-  Recomposed recomposed;
+  verdicts.vendor = vendor;
+  const std::int64_t row = set_row(set, vendor);
+  std::optional<Recomposed> recomposed;
   auto model = [&] {
-    if (recomposed.empty()) recomposed = recompose_(set);
-    return check_model(context_, recomposed);
+    if (!recomposed) recomposed = recompose_(set);
+    return check_model(context_, *recomposed, vendor);
   };
   verdicts.outcomes.push_back(remembered(row, "G3 model", model));
   if (!verdicts.outcomes.back().ok()) return verdicts;
   auto performance = [&] {
-    if (recomposed.empty()) recomposed = recompose_(set);
-    return check_performance(context_, recomposed);
+    if (!recomposed) recomposed = recompose_(set);
+    return check_performance(context_, *recomposed, vendor);
   };
   verdicts.outcomes.push_back(remembered(row, "G4 performance", performance));
   return verdicts;
 }
 
-Outcome Cascade::confirm(const std::vector<Candidate>& set) {
-  return remembered(set_row(set), "G4 confirmation",
-                    [&] { return check_performance(context_, recompose_(set)); });
+SetVerdicts Cascade::check_knob(const std::vector<Candidate>& set, const std::string& knob) {
+  SetVerdicts verdicts;
+  for (const auto& c : set) {
+    verdicts.segments.push_back(c.segment);
+  }
+  verdicts.vendor = {knob};
+  const std::int64_t row = set_row(set, verdicts.vendor, "knob");
+  std::optional<Recomposed> recomposed;
+  auto model = [&] {
+    if (!recomposed) recomposed = recompose_(set);
+    return check_model(context_, *recomposed, verdicts.vendor);
+  };
+  verdicts.outcomes.push_back(remembered(row, "G3 model", model));
+  if (!verdicts.outcomes.back().ok()) return verdicts;
+  auto performance = [&] {
+    if (!recomposed) recomposed = recompose_(set);
+    Outcome o = check_performance(context_, *recomposed, verdicts.vendor, *recomposed);
+    o.gate = "G4 vendor";
+    return o;
+  };
+  verdicts.outcomes.push_back(remembered(row, "G4 vendor", performance));
+  return verdicts;
+}
+
+Outcome Cascade::confirm(const std::vector<Candidate>& set,
+                         const std::vector<std::string>& vendor) {
+  return remembered(set_row(set, vendor), "G4 confirmation",
+                    [&] { return check_performance(context_, recompose_(set), vendor); });
 }
 
 CascadeResult Cascade::run(const std::vector<Candidate>& candidates) {

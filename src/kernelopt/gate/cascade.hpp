@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "kernelopt/gate/gate.hpp"
@@ -23,8 +24,9 @@ struct CandidateVerdicts {
 };
 
 struct SetVerdicts {
-  std::vector<int> segments;      // the candidates of the set, by segment
-  std::vector<Outcome> outcomes;  // G3, then G4 when G3 passed
+  std::vector<int> segments;        // the candidates of the set, by segment
+  std::vector<std::string> vendor;  // the vendor knobs the set runs under
+  std::vector<Outcome> outcomes;    // G3, then G4 when G3 passed
 
   bool passed() const;
 };
@@ -50,12 +52,22 @@ class Cascade {
   // resumed run does not time it twice). A search that picks the best of many timed candidates
   // picks the one whose measurement was luckiest; a second, independent measurement of the
   // choice is free of that selection.
-  Outcome confirm(const std::vector<Candidate>& set);
+  Outcome confirm(const std::vector<Candidate>& set, const std::vector<std::string>& vendor = {});
+
+  // A vendor knob alone on top of `set` (which may be empty: the compiler's graphs): G3 with the
+  // set's forward under the knob's settings, then G4 with the set under the knob against the
+  // same set without it ("G4 vendor"), so that the ratio is the knob's own.
+  SetVerdicts check_knob(const std::vector<Candidate>& set, const std::string& knob);
+
+  // `set` under the `vendor` knobs through G3 and G4 against the compiled graphs.
+  SetVerdicts check_set(const std::vector<Candidate>& set,
+                        const std::vector<std::string>& vendor = {});
 
  private:
   CandidateVerdicts check_candidate(const Candidate& candidate);
-  SetVerdicts check_set(const std::vector<Candidate>& set);
-  std::int64_t set_row(const std::vector<Candidate>& set);
+  std::int64_t set_row(const std::vector<Candidate>& set,
+                       const std::vector<std::string>& vendor = {},
+                       const std::string& kind = "set");
   Outcome remembered(std::int64_t row,
                      const std::string& gate,
                      const std::function<Outcome()>& check);

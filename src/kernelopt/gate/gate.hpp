@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -115,11 +116,19 @@ Outcome check_static(GateContext& ctx, const Candidate& candidate);
 // the compiler's segment outputs; inputs unchanged; deterministic; no side stream.
 Outcome check_isolated(GateContext& ctx, const Candidate& candidate);
 
-// G3: the recomposed model against eager at `model_tol`, else the float64 fallback.
-Outcome check_model(GateContext& ctx, const Recomposed& recomposed);
+// G3: the recomposed model against eager at `model_tol`, else the float64 fallback; its forward
+// runs under the `vendor` knobs' settings (none: the libraries' defaults).
+Outcome check_model(GateContext& ctx,
+                    const Recomposed& recomposed,
+                    const std::vector<std::string>& vendor = {});
 
-// G4: the recomposed model against the baseline, interleaved CUDA-graph replays.
-Outcome check_performance(GateContext& ctx, const Recomposed& recomposed);
+// G4: the recomposed model, under the `vendor` knobs' settings, against the baseline,
+// interleaved CUDA-graph replays. The baseline is the compiled graphs, or `against` (a chosen
+// set without the knobs) where given.
+Outcome check_performance(GateContext& ctx,
+                          const Recomposed& recomposed,
+                          const std::vector<std::string>& vendor = {},
+                          const std::optional<Recomposed>& against = std::nullopt);
 
 // The client the gates ask through: every request first calls ctx.ensure_ready.
 worker::Client gate_client(GateContext& ctx);

@@ -172,7 +172,7 @@ Outcome check_isolated(GateContext& ctx, const Candidate& candidate) {
   // and only for a failure that an ill-conditioned model would defer.
   if (!could_defer(outcome, *answer, t, candidate.face.scratch)) return outcome;
   if (ctx.baseline_model.is_null()) {
-    const auto model = gate_client(ctx).model_check({{}, t.seeds}, ctx.deadline);
+    const auto model = gate_client(ctx).model_check({{}, t.seeds, {}}, ctx.deadline);
     // asked once even when it fails: an empty answer defers nothing
     ctx.baseline_model = model.ok() ? model->document : nlohmann::json::object();
   }

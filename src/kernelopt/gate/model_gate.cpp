@@ -115,16 +115,21 @@ Outcome judge_model(const worker::ModelCheck& n, const Thresholds& t) {
                  n.document};
 }
 
-Outcome check_model(GateContext& ctx, const Recomposed& recomposed) {
+Outcome check_model(GateContext& ctx,
+                    const Recomposed& recomposed,
+                    const std::vector<std::string>& vendor) {
   const auto answer =
-      gate_client(ctx).model_check({recomposed, ctx.thresholds.seeds}, ctx.deadline);
+      gate_client(ctx).model_check({recomposed, ctx.thresholds.seeds, vendor}, ctx.deadline);
   if (!answer.ok()) return refused(ctx, answer, kGate);
   return judge_model(*answer, ctx.thresholds);
 }
 
-Outcome check_performance(GateContext& ctx, const Recomposed& recomposed) {
-  const auto answer =
-      gate_client(ctx).time_pair({recomposed, ctx.thresholds.samples, 5}, ctx.deadline);
+Outcome check_performance(GateContext& ctx,
+                          const Recomposed& recomposed,
+                          const std::vector<std::string>& vendor,
+                          const std::optional<Recomposed>& against) {
+  const auto answer = gate_client(ctx).time_pair(
+      {recomposed, ctx.thresholds.samples, 5, vendor, against}, ctx.deadline);
   if (!answer.ok()) return refused(ctx, answer, "G4 performance");
   return judge_performance(*answer, ctx.thresholds);
 }

@@ -126,18 +126,21 @@ Answer<IsolatedCheck> Client::check_candidate(const IsolatedCheckRequest& reques
 }
 
 Answer<ModelCheck> Client::model_check(const ModelCheckRequest& request, milliseconds deadline) {
-  return call({{"op", "model_check"},
+  json body = {{"op", "model_check"},
                {"recomposed", recomposed_map(request.recomposed)},
-               {"seeds", request.seeds}},
-              deadline, read_model_check);
+               {"seeds", request.seeds}};
+  if (!request.vendor.empty()) body["vendor"] = request.vendor;
+  return call(body, deadline, read_model_check);
 }
 
 Answer<PairTiming> Client::time_pair(const PairTimingRequest& request, milliseconds deadline) {
-  return call({{"op", "time_pair"},
+  json body = {{"op", "time_pair"},
                {"recomposed", recomposed_map(request.recomposed)},
                {"samples", request.samples},
-               {"warmup", request.warmup}},
-              deadline, read_pair_timing);
+               {"warmup", request.warmup}};
+  if (!request.vendor.empty()) body["vendor"] = request.vendor;
+  if (request.baseline) body["baseline_recomposed"] = recomposed_map(*request.baseline);
+  return call(body, deadline, read_pair_timing);
 }
 
 Answered Client::shutdown(milliseconds deadline) {

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -128,12 +129,17 @@ using RecomposedGraphs = std::map<int, std::string>;
 struct ModelCheckRequest {
   RecomposedGraphs recomposed;  // empty: the compiled model's own check
   std::vector<int> seeds;
+  std::vector<std::string> vendor;  // vendor knobs the recomposed forward runs under
 };
 
 struct PairTimingRequest {
   RecomposedGraphs recomposed;
   int samples = 30;  // per side, over all captured instances
   int warmup = 5;
+  std::vector<std::string> vendor;  // vendor knobs the candidate side runs under
+  // What the baseline side runs instead of the compiled graphs (a chosen set, against which a
+  // vendor knob alone is timed); nullopt: the compiled graphs.
+  std::optional<RecomposedGraphs> baseline;
 };
 
 class Client {
