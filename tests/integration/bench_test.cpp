@@ -516,6 +516,9 @@ TEST_F(BenchTest, ReportRendersTableOneFromAStoredGpuRun) {
   ASSERT_EQ(problems.size(), 3U) << compare;
   EXPECT_EQ(problems[1], std::to_string(counts.at(0).at("problems")));
   EXPECT_EQ(problems[2], "1");
+  // No run had the vendor stage: no knob won a problem in either.
+  EXPECT_EQ(row_cells(compare, "vendor knobs won"),
+            (std::vector<std::string>{"vendor knobs won", "none", "none"}));
 
   // A remeasure.json in the run directory becomes a section of the report and of summary.json.
   EXPECT_EQ(md.find("Re-measured in a separate run"), std::string::npos);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -80,6 +81,23 @@ TEST(Summary, ClassCountsGeomeansAndLongTail) {
   EXPECT_NEAR(all["wall_seconds"].get<double>(), 2800, 1e-9);
   EXPECT_EQ(all["llm_tokens"], 70);
   EXPECT_FALSE(s["baseline_only"].get<bool>());
+}
+
+TEST(Summary, TheVendorKnobsEachProblemWonAreCountedPerKnob) {
+  std::vector<json> docs = run();
+  docs[0]["optimize"] = {{"vendor", {{"kept", {"cudnn_benchmark"}}}}};
+  docs[1]["optimize"] = {{"vendor", {{"kept", {"cudnn_benchmark", "cublaslt"}}}}};
+  docs[2]["optimize"] = {{"vendor", {{"kept", json::array()}}}};  // the stage ran, kept none
+  const json s = report::summarize(docs);
+  EXPECT_EQ(s["overall"]["vendor_knobs_won"], (json{{"cudnn_benchmark", 2}, {"cublaslt", 1}}));
+  EXPECT_EQ(s["levels"][1]["vendor_knobs_won"], json::object());
+  std::map<std::string, json> by_problem;
+  for (const auto& r : s["problems"]) {
+    by_problem[r["problem"].get<std::string>()] = r["vendor_knobs"];
+  }
+  EXPECT_EQ(by_problem["1_p"], json({"cudnn_benchmark", "cublaslt"}));
+  EXPECT_EQ(by_problem["5_p"], json::array());
+  EXPECT_TRUE(by_problem["9_p"].is_null());  // no stage: null, not "none kept"
 }
 
 TEST(Summary, PerLevelAndSortedRows) {

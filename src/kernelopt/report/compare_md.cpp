@@ -3,6 +3,7 @@
 #include <tuple>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "kernelopt/report/report.hpp"
 #include "kernelopt/report/tables.hpp"
@@ -57,6 +58,14 @@ std::string group_table(const Runs& runs, int level) {
   });
   add("GPU-hours", [](const auto& g) { return number_text(g.at("gpu_hours"), 3); });
   add("LLM tokens", [](const auto& g) { return std::to_string(g.value("llm_tokens", 0)); });
+  // Which vendor knobs won problems (--vendor): "none" where the stage kept none.
+  add("vendor knobs won", [](const auto& g) {
+    std::vector<std::string> won;
+    for (const auto& [knob, n] : g.value("vendor_knobs_won", nlohmann::json::object()).items()) {
+      won.push_back(fmt::format("{} {}", knob, n.template get<int>()));
+    }
+    return won.empty() ? std::string("none") : fmt::format("{}", fmt::join(won, ", "));
+  });
   return markdown_table(header, rows);
 }
 

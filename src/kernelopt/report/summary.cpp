@@ -148,6 +148,12 @@ nlohmann::json summary_row(const nlohmann::json& doc) {
   row["wall_seconds"] = cost.value("wall_seconds", 0.0);
   row["search_seconds"] = number_or_null(cost, "search_seconds");
   row["llm_tokens"] = cost.value("llm_tokens", 0);
+  // The vendor knobs the accepted module runs under (--vendor); null where the stage did not run.
+  const nlohmann::json optimize = doc.value("optimize", nlohmann::json());
+  const nlohmann::json vendor =
+      optimize.is_object() ? optimize.value("vendor", nlohmann::json()) : nlohmann::json();
+  row["vendor_knobs"] =
+      vendor.is_object() ? vendor.value("kept", nlohmann::json::array()) : nlohmann::json(nullptr);
   // The Ray node that ran the problem (bench --executor ray); null when it ran on the head.
   row["node"] = cost.contains("node") && cost.at("node").is_string() ? cost.at("node")
                                                                      : nlohmann::json(nullptr);
@@ -171,7 +177,15 @@ nlohmann::json aggregate(const std::vector<nlohmann::json>& rows) {
   std::int64_t tokens = 0;
   std::vector<double> per_problem;
   std::vector<double> per_search;
+  nlohmann::json knobs_won = nlohmann::json::object();
   for (const auto& row : rows) {
+    if (row.contains("vendor_knobs") && row.at("vendor_knobs").is_array()) {
+      for (const auto& knob : row.at("vendor_knobs")) {
+        if (!knob.is_string()) continue;
+        const auto name = knob.get<std::string>();
+        knobs_won[name] = knobs_won.value(name, 0) + 1;
+      }
+    }
     gpu_seconds += row.value("gpu_seconds", 0.0);
     per_problem.push_back(row.value("gpu_seconds", 0.0));
     if (row.contains("search_seconds") && row.at("search_seconds").is_number()) {
@@ -194,6 +208,7 @@ nlohmann::json aggregate(const std::vector<nlohmann::json>& rows) {
   out["failure_reasons"] = counts(rows, "reason", "failed", {});
   out["dispatch_classes"] =
       counts(rows, "dispatch_class", "", {"no_triton_kernel", "vendor_dominated", "optimizable"});
+  out["vendor_knobs_won"] = knobs_won;
   out["speedup_problems"] = speedups.size();
   out["geomean_speedup"] = geomean(speedups);
   out["geomean_speedup_optimized"] = geomean(optimized);
