@@ -1,10 +1,12 @@
 #include "kernelopt/store/sqlite.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include <fmt/format.h>
 #include <sqlite3.h>
@@ -35,10 +37,33 @@ std::string pragma_text(sqlite3* db, std::string_view sql) {
   return value;
 }
 
+// Switches the file to WAL and returns the journal mode SQLite chose. The switch takes an
+// exclusive lock, and SQLite answers SQLITE_BUSY at once, without its busy handler, when another
+// connection holds a lock it would have to wait behind: several processes opening a fresh cache at
+// once met that. So a busy answer is retried here, for as long as the busy timeout.
+std::string wal_mode(sqlite3* db) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  for (;;) {
+    std::string mode;
+    const int rc = sqlite3_exec(
+        db, "PRAGMA journal_mode=WAL",
+        [](void* out, int columns, char** values, char** /*names*/) {
+          if (columns > 0 && values[0] != nullptr) *static_cast<std::string*>(out) = values[0];
+          return 0;
+        },
+        &mode, nullptr);
+    if ((rc & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() >= until) {
+      check(db, rc, "step 'PRAGMA journal_mode=WAL'");
+      return mode;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
 void configure(sqlite3* db) {
   check(db, sqlite3_extended_result_codes(db, 1), "sqlite3_extended_result_codes");
   check(db, sqlite3_busy_timeout(db, kBusyTimeoutMs), "sqlite3_busy_timeout");
-  const std::string mode = pragma_text(db, "PRAGMA journal_mode=WAL");
+  const std::string mode = wal_mode(db);
   if (mode != "wal") {
     throw Error("kernelopt.store",
                 fmt::format("the store needs WAL journal mode, SQLite chose '{}'", mode),
