@@ -204,11 +204,11 @@ def test_optimize_runs_the_engine_with_its_flags_and_reads_a_fallback(tmp_path, 
     model = Net()
     out = tmp_path / "run"
     module, report = kernelopt.optimize(model, _inputs(), budget_s=30, out_dir=out, rounds=2, no_cache=True,
-                                        sanitize="memcheck", no_beam=False)
+                                        vendor=True, sanitize="memcheck", no_beam=False)
     args = json.loads(fake_engine.read_text())
     problem = str(out / "problem" / "problem.py")
     assert args == ["optimize", problem, "-o", str(out), "--budget", "30", "--rounds", "2", "--no-cache",
-                    "--sanitize", "memcheck"]
+                    "--vendor", "--sanitize", "memcheck"]
     assert report.outcome == "fallback" and report.reason == "rejected by the performance gate"
     assert report.optimized_dir is None and not report.optimized and report.ratio is None
     assert report.segments[0].status == "kept" and report.run_dir == str(out)

@@ -43,6 +43,7 @@ OPTIONS = {
     "split_segments": ("--split-segments", bool, None),
     "cache": ("--cache", str, None),
     "no_cache": ("--no-cache", bool, None),
+    "vendor": ("--vendor", bool, None),
     "llm": ("--llm", str, None),
     "llm_base_url": ("--llm-base-url", str, None),
     "llm_max_tokens": ("--llm-max-tokens", int, (0, 10**12)),

@@ -36,7 +36,7 @@ def optimize(model, example_inputs, *, budget_s: float = 180.0, out_dir=None, **
     out_dir: the run directory (default: a fresh temporary one); `report.run_dir` names it.
     search_options: the engine's search flags by keyword: beam_width, rounds, no_beam,
       no_profile, no_memory, no_perf_gate, no_dispatch_aware, split_segments, cache, no_cache,
-      llm, llm_base_url, llm_max_tokens, llm_record, llm_replay, llm_price, timeout,
+      vendor, llm, llm_base_url, llm_max_tokens, llm_record, llm_replay, llm_price, timeout,
       gate_timeout, samples, sanitize. An unknown one or a wrong type raises TypeError, a value
       out of range ValueError, before anything runs.
 
