@@ -61,7 +61,9 @@ std::string group_table(const Runs& runs, int level) {
   // Which vendor knobs won problems (--vendor): "none" where the stage kept none.
   add("vendor knobs won", [](const auto& g) {
     std::vector<std::string> won;
-    for (const auto& [knob, n] : g.value("vendor_knobs_won", nlohmann::json::object()).items()) {
+    // A named copy: items() keeps a reference to it for the whole loop.
+    const nlohmann::json knobs = g.value("vendor_knobs_won", nlohmann::json::object());
+    for (const auto& [knob, n] : knobs.items()) {
       won.push_back(fmt::format("{} {}", knob, n.template get<int>()));
     }
     return won.empty() ? std::string("none") : fmt::format("{}", fmt::join(won, ", "));
