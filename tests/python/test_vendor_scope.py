@@ -13,9 +13,9 @@ import torch
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
-from kernelopt.vendor.scope import KnobThread, run_under, settings_knobs  # noqa: E402
+from kernelopt.vendor.scope import KnobThread, settings_knobs  # noqa: E402
 from kernelopt.worker.errors import WorkerError  # noqa: E402
-from kernelopt.worker.session import _vendor_knobs  # noqa: E402
+from kernelopt.worker.session import _vendor_thread  # noqa: E402
 
 
 def test_settings_knobs_are_the_ones_that_change_no_model_and_no_process():
@@ -46,7 +46,8 @@ def test_calls_run_under_the_settings_on_a_fresh_thread_and_the_settings_come_ba
         seen["thread"] = threading.current_thread()
         return 42
 
-    assert run_under(settings_knobs(["cudnn_benchmark"]), call) == 42
+    with KnobThread(settings_knobs(["cudnn_benchmark"])) as under:
+        assert under(call) == 42
     assert seen["benchmark"] is True
     assert seen["thread"] is not threading.current_thread()
     assert torch.backends.cudnn.benchmark is False
@@ -59,7 +60,7 @@ def test_without_knobs_the_call_runs_here_and_unchanged():
         seen["benchmark"] = torch.backends.cudnn.benchmark
         seen["thread"] = threading.current_thread()
 
-    run_under([], call)
+    KnobThread([])(call)
     assert seen == {"benchmark": False, "thread": threading.current_thread()}
 
 
@@ -67,22 +68,20 @@ def test_an_exception_of_the_call_reaches_the_caller_and_the_settings_come_back(
     def call():
         raise KeyError("from the candidate")
 
-    with pytest.raises(KeyError, match="from the candidate"):
-        run_under(settings_knobs(["cudnn_benchmark"]), call)
+    with pytest.raises(KeyError, match="from the candidate"), KnobThread(settings_knobs(["cudnn_benchmark"])) as under:
+        under(call)
     assert torch.backends.cudnn.benchmark is False
 
 
 def test_the_worker_refuses_a_request_naming_a_knob_it_cannot_run_around_the_graphs():
-    assert [k.name for k in _vendor_knobs({"vendor": ["cudnn_benchmark"]})] == ["cudnn_benchmark"]
-    assert _vendor_knobs({}) == []
+    assert [k.name for k in _vendor_thread({"vendor": ["cudnn_benchmark"]}).knobs] == ["cudnn_benchmark"]
+    assert _vendor_thread({}).knobs == []
     with pytest.raises(WorkerError, match="transforms the model"):
-        _vendor_knobs({"vendor": ["channels_last"]})
+        _vendor_thread({"vendor": ["channels_last"]})
 
 
-@pytest.mark.parametrize("run", ["fresh", "kept"])
-def test_the_call_keeps_the_callers_autograd_mode(run):
-    knobs = settings_knobs(["cudnn_benchmark"])
-    under = (lambda fn: run_under(knobs, fn)) if run == "fresh" else KnobThread(knobs)
+def test_the_call_keeps_the_callers_autograd_mode():
+    under = KnobThread(settings_knobs(["cudnn_benchmark"]))
     with torch.no_grad():
         assert under(torch.is_grad_enabled) is False
     assert under(torch.is_grad_enabled) is True
@@ -96,3 +95,9 @@ def test_a_kept_thread_is_one_thread_for_every_call_and_the_settings_come_back()
     assert len({t for t, _ in seen}) == 1 and seen[0][0] is not threading.current_thread()
     assert all(on for _, on in seen) and torch.backends.cudnn.benchmark is False
     assert KnobThread([])(threading.current_thread) is threading.current_thread()
+
+
+def test_a_thread_used_as_a_context_ends_on_exit():
+    with KnobThread(settings_knobs(["cudnn_benchmark"])) as under:
+        thread = under(threading.current_thread)
+    assert not thread.is_alive()

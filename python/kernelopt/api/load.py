@@ -215,13 +215,15 @@ def load(path, model=None, *, device="cuda", verify_again: bool = False, clone_o
         fn, how = (lambda inputs: compiled(*inputs)), "torch.compile with the verified graphs"
         if runtime is not None:
             how += f" ({runtime.get('why_not_direct')})"
+    def knobbed(inputs):  # fn under the module's vendor knobs, for the runners that call it directly
+        return under(lambda: fn(inputs))
+
     if runtime is None:
-        runner = lambda inputs: under(lambda: fn(inputs))  # noqa: E731
+        runner = knobbed
     elif torch.device(device).type == "cuda" and cuda_graphs:
         runner = Replayed(fn, runtime["inputs"], device, clone=clone_outputs, under=under)
     else:
-        runner = Direct(lambda inputs: under(lambda: fn(inputs)), runtime["inputs"], device,
-                        "cuda_graphs=False" if cuda_graphs is False else device)
+        runner = Direct(knobbed, runtime["inputs"], device, "cuda_graphs=False" if cuda_graphs is False else device)
     if under.knobs:
         how += f", under the vendor knobs {', '.join(k.name for k in under.knobs)}"
     return OptimizedModule(runner, model, path, manifest, how, modules)

@@ -6,17 +6,16 @@ their buffers and their arguments stay as they are. Knobs that transform the mod
 channels-last copy, fused epilogues) need a model compiled again and knobs read at CUDA
 initialization (the workspace) need a process of their own; `settings_knobs` refuses both.
 
-The calls run on a thread of their own, started for them. cuDNN keeps the execution plans it
-chose per thread, keyed by the convolution's shape and not by the benchmark flag
-(`aten/src/ATen/native/cudnn/Conv_v8.cpp`): on a thread where the compiler's graphs already ran
-a shape, the plan its heuristics chose would be reused with the benchmark flag on. A fresh thread
-starts with no plan. The calling thread waits for it, so the settings, which are the libraries'
-global flags, never overlap another call of this process's harness."""
+The calls run on a thread of their own (`KnobThread`), started for them. cuDNN keeps the
+execution plans it chose per thread, keyed by the convolution's shape and not by the benchmark
+flag (`aten/src/ATen/native/cudnn/Conv_v8.cpp`): on a thread where the compiler's graphs already
+ran a shape, the plan its heuristics chose would be reused with the benchmark flag on. A fresh
+thread starts with no plan. The calling thread waits for it, so the settings, which are the
+libraries' global flags, never overlap another call of this process's harness."""
 
 from __future__ import annotations
 
 import contextlib
-import threading
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -80,36 +79,14 @@ def _under(knobs: list, fn: Callable[[], T], caller: dict) -> T:
         return fn()
 
 
-def run_under(knobs: list, fn: Callable[[], T]) -> T:
-    """fn() with every knob's settings applied around it, on a fresh thread (the module's
-    docstring says why) that keeps the caller's device and stream; fn() itself, on this thread,
-    when there are none. An exception of fn or of a knob's settings is raised here; the settings
-    are put back either way."""
-    if not knobs:
-        return fn()
-    caller = _caller_context()
-    outcome: dict = {}
-
-    def body() -> None:
-        try:
-            outcome["value"] = _under(knobs, fn, caller)
-        except BaseException as exc:  # raised again on the calling thread  # noqa: BLE001
-            outcome["error"] = exc
-
-    thread = threading.Thread(target=body, name="kernelopt-vendor", daemon=True)
-    thread.start()
-    thread.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
-
-
 class KnobThread:
     """Runs calls under the knobs' settings on one thread of its own that lives as long as this
     object: cuDNN chooses each convolution's plan once on it (by measurement, under
     `cudnn_benchmark`) and every later call reuses the plan, where a fresh thread per call would
     measure again each time. Calls from several threads take turns; each keeps its caller's
-    device and stream. With no knobs, calls run on the caller's thread."""
+    autograd mode, device and stream. An exception of the call or of a knob's settings is raised
+    in the caller; the settings are put back either way. With no knobs, calls run on the caller's
+    thread. As a context manager, the thread ends on exit."""
 
     def __init__(self, knobs: list):
         import concurrent.futures
@@ -124,6 +101,13 @@ class KnobThread:
         caller = _caller_context()
         return self._pool.submit(_under, self.knobs, fn, caller).result()
 
-    def close(self) -> None:
+    def close(self, wait: bool = False) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False)
+            self._pool.shutdown(wait=wait)
+
+    def __enter__(self) -> KnobThread:
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        self.close(wait=True)
+        return False

@@ -141,19 +141,21 @@ def _keep_inputs(cap: Capture, seed, inputs: list) -> None:
     cap.inputs_snapshot_by_seed[seed] = [_host_copy(t) if small else None for t in inputs]
 
 
-def model_check_seed(problem, cap: Capture, modules: dict, seed, knobs: list | None = None) -> dict:
+def _here(call):
+    return call()
+
+
+def model_check_seed(problem, cap: Capture, modules: dict, seed, under=_here) -> dict:
     """G3's numbers for one seed (with its parameters: seed_state); `error` set (numbers left
-    out) when the recomposed model raised. `knobs`: vendor knobs whose settings the recomposed
-    forward runs under (`vendor/scope.py`); the baseline's forward never does."""
+    out) when the recomposed model raised. `under(call)` runs the recomposed forward (under the
+    request's vendor knobs: `vendor/scope.py`'s KnobThread); the baseline's forward runs here."""
     if cap.state_snapshot is None:
         cap.state_snapshot = {n: _host_copy(t) for n, t in _named_state(problem).items()}
     with seed_state(problem, seed, cap.redrawn_by_seed):
-        return _model_check(problem, cap, modules, seed, knobs or [])
+        return _model_check(problem, cap, modules, seed, under)
 
 
-def _model_check(problem, cap: Capture, modules: dict, seed, knobs: list) -> dict:
-    from ..vendor.scope import run_under
-
+def _model_check(problem, cap: Capture, modules: dict, seed, under) -> dict:
     inputs = cap.inputs_by_seed[seed]
     if seed not in cap.inputs_snapshot_by_seed:
         _keep_inputs(cap, seed, inputs)
@@ -187,7 +189,7 @@ def _model_check(problem, cap: Capture, modules: dict, seed, knobs: list) -> dic
     before = _state(problem, inputs)
     try:
         with redirected(cap, modules):
-            candidate = run_under(knobs, lambda: _forward(cap, inputs))
+            candidate = under(lambda: _forward(cap, inputs))
     except Exception as exc:  # the recomposed model's failure is data: its error is infinite
         candidate, error = None, failure(exc)
     changed = _changed(before, _state(problem, inputs))
@@ -251,7 +253,7 @@ def pool_instances(per_instance: list[list[float]]) -> list[float]:
 
 
 def time_pair(cap: Capture, original: dict, recomposed: dict, iters: int, warmup: int,
-              instances: int = 3, knobs: list | None = None, baseline: dict | None = None) -> dict:
+              instances: int = 3, under=_here, baseline: dict | None = None) -> dict:
     """Baseline and candidate, each captured `instances` times in CUDA graphs (the captures in
     mirrored turns), every instance replayed in turns with the others, L2 flushed before each.
 
@@ -262,17 +264,15 @@ def time_pair(cap: Capture, original: dict, recomposed: dict, iters: int, warmup
     engine's interval resamples instances, then samples within them).
     An instance after the first of each side that runs out of memory ends the capturing there.
 
-    `knobs`: vendor knobs whose settings the candidate side is captured (and called directly)
-    under (`vendor/scope.py`). `baseline`: recomposed modules the baseline side runs in place of
-    the original ones (a chosen set, against which a knob alone is timed)."""
+    `under(call)` runs the candidate side's captures and direct calls (under the request's
+    vendor knobs: `vendor/scope.py`'s KnobThread). `baseline`: recomposed modules the baseline
+    side runs in place of the original ones (a chosen set, against which a knob alone is timed)."""
     import torch
 
-    from ..vendor.scope import run_under
     from .timing import time_interleaved
 
     from .replays import Alternation, check_direct, check_replays
 
-    knobs = knobs or []
     seed = next(iter(cap.inputs_by_seed))
     base_modules = {**original, **(baseline or {})}
     merged = {**original, **recomposed}
@@ -282,7 +282,7 @@ def time_pair(cap: Capture, original: dict, recomposed: dict, iters: int, warmup
             if side == "b":
                 graphs[side].append(replayable_with_outputs(cap, base_modules, seed))
             else:
-                graphs[side].append(run_under(knobs, lambda: replayable_with_outputs(cap, merged, seed)))
+                graphs[side].append(under(lambda: replayable_with_outputs(cap, merged, seed)))
         except torch.cuda.OutOfMemoryError as exc:
             if not graphs[side]:
                 if side == "b":
@@ -309,8 +309,7 @@ def time_pair(cap: Capture, original: dict, recomposed: dict, iters: int, warmup
     base_runs, cand_runs = samples[0::2], samples[1::2]
     del graphs, pairs
     torch.cuda.empty_cache()
-    replays = check_direct(cap, alternation, base_modules, merged, replays,
-                           candidate_under=lambda fn: run_under(knobs, fn))
+    replays = check_direct(cap, alternation, base_modules, merged, replays, candidate_under=under)
     base_ms, cand_ms = pool_instances(base_runs), pool_instances(cand_runs)
     alternated_with = alternation.other if alternation.alternates else None
     return {"error": None, "seed": seed, "instances": count, "alternated_with": alternated_with,

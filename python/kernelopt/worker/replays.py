@@ -113,19 +113,18 @@ def check_replays(cap, alternation: Alternation, pairs: list) -> list:
 
 
 def check_direct(cap, alternation: Alternation, original: dict, merged: dict, results: list,
-                 candidate_under=None) -> list:
+                 candidate_under=lambda call: call()) -> list:
     """Adds to each replay check the same comparison made on direct (uncaptured) calls
-    (`closeness`), run once the timed graphs are freed; `candidate_under(fn)` runs the candidate's
-    calls (under its vendor knobs' settings; directly when None). The static inputs end on the
-    first seed's values."""
-    under = candidate_under or (lambda fn: fn())
+    (`closeness`), run once the timed graphs are freed; `candidate_under(call)` runs the
+    candidate's calls (under its vendor knobs' settings, where it has any). The static inputs end
+    on the first seed's values."""
     for entry in results:
         if entry.get("error") is not None:
             continue
         try:
             alternation.load(entry["seed"])
             seed = entry["seed"]
-            mine = under(lambda: _direct(cap, merged, seed))
+            mine = candidate_under(lambda: _direct(cap, merged, seed))
             direct = closeness(mine, _direct(cap, original, seed))
             entry.update({"direct_tol": direct["tol"], "direct_nonfinite_match": direct["nonfinite_match"]})
         except Exception as exc:  # a candidate whose direct calls fail is data

@@ -228,17 +228,17 @@ class Session:
 
         cap, problem = self._capture(), self._problem()
         modules = self._recomposed(req)
-        knobs = _vendor_knobs(req)
         results = []
-        for seed in req.get("seeds", list(cap.inputs_by_seed)):
-            if seed not in cap.inputs_by_seed:
-                raise WorkerError("kernelopt.request", f"seed {seed} was not captured")
-            results.append(model_check_seed(problem, cap, modules, seed, knobs))
-            if results[-1].get("state_not_restored") and self.fatal is None:
-                # A candidate changed what cannot be put back: a fresh worker captures again.
-                self.fatal = f"the model's state could not be restored: {results[-1]['state_not_restored']}"
-            if self._note_fatal(results[-1].get("error")):
-                break
+        with _vendor_thread(req) as under:  # one thread for the request: cuDNN measures a shape once
+            for seed in req.get("seeds", list(cap.inputs_by_seed)):
+                if seed not in cap.inputs_by_seed:
+                    raise WorkerError("kernelopt.request", f"seed {seed} was not captured")
+                results.append(model_check_seed(problem, cap, modules, seed, under))
+                if results[-1].get("state_not_restored") and self.fatal is None:
+                    # A candidate changed what cannot be put back: a fresh worker captures again.
+                    self.fatal = f"the model's state could not be restored: {results[-1]['state_not_restored']}"
+                if self._note_fatal(results[-1].get("error")):
+                    break
         return {"seeds": results, "worker_exiting": self.fatal is not None}
 
     def time_pair(self, req):
@@ -251,9 +251,10 @@ class Session:
         cap = self._capture()
         original = {g.index: self._output_code(g.path, f"kernelopt_pair_{g.index}") for g in cap.graphs}
         baseline = self._recomposed(req, "baseline_recomposed") if "baseline_recomposed" in req else None
-        result = time_pair(cap, original, self._recomposed(req), iters=int(req.get("samples", 30)),
-                           warmup=int(req.get("warmup", 5)), instances=int(req.get("instances", 3)),
-                           knobs=_vendor_knobs(req), baseline=baseline)
+        with _vendor_thread(req) as under:
+            result = time_pair(cap, original, self._recomposed(req), iters=int(req.get("samples", 30)),
+                               warmup=int(req.get("warmup", 5)), instances=int(req.get("instances", 3)),
+                               under=under, baseline=baseline)
         self._note_fatal(result.get("error"))
         return {**result, "worker_exiting": self.fatal is not None}
 
@@ -353,12 +354,13 @@ def _cudagraphs_unavailable(error):
     return {"variant": "cudagraphs", "unavailable": f"{type(error).__name__}: {error}"[:500]}
 
 
-def _vendor_knobs(req) -> list:
-    """The request's `vendor` knobs (names of settings-only knobs, `vendor/scope.py`)."""
-    from ..vendor.scope import settings_knobs
+def _vendor_thread(req):
+    """The KnobThread for the request's `vendor` knobs (names of settings-only knobs,
+    `vendor/scope.py`), fresh for each request: no plan of an earlier request's reaches it."""
+    from ..vendor.scope import KnobThread, settings_knobs
 
     try:
-        return settings_knobs(req.get("vendor") or [])
+        return KnobThread(settings_knobs(req.get("vendor") or []))
     except ValueError as exc:
         raise WorkerError("kernelopt.request", str(exc)) from exc
 
