@@ -118,48 +118,38 @@ std::int64_t Cascade::set_row(const std::vector<Candidate>& set,
 
 SetVerdicts Cascade::check_set(const std::vector<Candidate>& set,
                                const std::vector<std::string>& vendor) {
+  return check_attempt(set, vendor, false);
+}
+
+SetVerdicts Cascade::check_knob(const std::vector<Candidate>& set, const std::string& knob) {
+  return check_attempt(set, {knob}, true);
+}
+
+SetVerdicts Cascade::check_attempt(const std::vector<Candidate>& set,
+                                   const std::vector<std::string>& vendor,
+                                   bool against_set) {
   SetVerdicts verdicts;
   for (const auto& c : set) {
     verdicts.segments.push_back(c.segment);
   }
   verdicts.vendor = vendor;
-  const std::int64_t row = set_row(set, vendor);
+  const std::int64_t row = set_row(set, vendor, against_set ? "knob" : "set");
+  const std::string timing = against_set ? "G4 vendor" : "G4 performance";
   std::optional<Recomposed> recomposed;
-  auto model = [&] {
+  const auto recompose = [&]() -> const Recomposed& {
     if (!recomposed) recomposed = recompose_(set);
-    return check_model(context_, *recomposed, vendor);
+    return *recomposed;
   };
-  verdicts.outcomes.push_back(remembered(row, "G3 model", model));
+  verdicts.outcomes.push_back(
+      remembered(row, "G3 model", [&] { return check_model(context_, recompose(), vendor); }));
   if (!verdicts.outcomes.back().ok()) return verdicts;
-  auto performance = [&] {
-    if (!recomposed) recomposed = recompose_(set);
-    return check_performance(context_, *recomposed, vendor);
-  };
-  verdicts.outcomes.push_back(remembered(row, "G4 performance", performance));
-  return verdicts;
-}
-
-SetVerdicts Cascade::check_knob(const std::vector<Candidate>& set, const std::string& knob) {
-  SetVerdicts verdicts;
-  for (const auto& c : set) {
-    verdicts.segments.push_back(c.segment);
-  }
-  verdicts.vendor = {knob};
-  const std::int64_t row = set_row(set, verdicts.vendor, "knob");
-  std::optional<Recomposed> recomposed;
-  auto model = [&] {
-    if (!recomposed) recomposed = recompose_(set);
-    return check_model(context_, *recomposed, verdicts.vendor);
-  };
-  verdicts.outcomes.push_back(remembered(row, "G3 model", model));
-  if (!verdicts.outcomes.back().ok()) return verdicts;
-  auto performance = [&] {
-    if (!recomposed) recomposed = recompose_(set);
-    Outcome o = check_performance(context_, *recomposed, verdicts.vendor, *recomposed);
-    o.gate = "G4 vendor";
+  verdicts.outcomes.push_back(remembered(row, timing, [&] {
+    const Recomposed& r = recompose();
+    Outcome o = check_performance(context_, r, vendor,
+                                  against_set ? std::optional<Recomposed>(r) : std::nullopt);
+    o.gate = timing;
     return o;
-  };
-  verdicts.outcomes.push_back(remembered(row, "G4 vendor", performance));
+  }));
   return verdicts;
 }
 

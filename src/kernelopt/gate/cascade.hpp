@@ -65,6 +65,11 @@ class Cascade {
 
  private:
   CandidateVerdicts check_candidate(const Candidate& candidate);
+  // G3 and G4 on `set` under `vendor`: G4 against the compiled graphs, or (`against_set`) against
+  // the same set without the knobs, stored as "G4 vendor" in a row of their own.
+  SetVerdicts check_attempt(const std::vector<Candidate>& set,
+                            const std::vector<std::string>& vendor,
+                            bool against_set);
   std::int64_t set_row(const std::vector<Candidate>& set,
                        const std::vector<std::string>& vendor = {},
                        const std::string& kind = "set");
