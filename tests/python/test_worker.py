@@ -390,3 +390,55 @@ def test_env_states_the_fp32_rate_only_with_a_gpu():
         assert info.get("fp32_gflops") == expected
     else:
         assert "fp32_gflops" not in info
+
+
+def test_launch_kernels_are_grouped_by_the_range_they_ran_in():
+    """`time_launches` with `kernels`: each profiler range's kernels, its operators' included, in
+    launch order; device-side copies of a range and ranges past the launches are not launches."""
+    from types import SimpleNamespace
+
+    from torch.autograd import DeviceType
+    from torch.autograd.profiler_util import Kernel
+
+    from kernelopt.worker.timing import _RANGE, group_kernels
+
+    def event(name, start, kernels=(), children=(), device=DeviceType.CPU):
+        return SimpleNamespace(name=name, device_type=device, time_range=SimpleNamespace(start=start),
+                               kernels=list(kernels), cpu_children=list(children))
+
+    # Launch 0: a Triton kernel attached to the range itself. Launch 1: aten::mm inside the range,
+    # whose cuBLAS kernels are attached to two nested operators, the later one listed first.
+    split = event("aten::mm", 12, [Kernel("splitKreduce_kernel", 0, 5.0)])
+    gemm = event("aten::mm", 11, [Kernel("sm90_xmma_gemm_f32f32", 0, 450.0)])
+    events = [
+        event(f"{_RANGE}0", 1, [Kernel("triton_poi_fused_relu_0", 0, 100.0)]),
+        event(f"{_RANGE}1", 10, children=[event("aten::addmm", 10, children=[split, gemm])]),
+        event(f"{_RANGE}1", 10, [Kernel("ghost", 0, 1.0)], device=DeviceType.CUDA),
+        event(f"{_RANGE}2", 20, [Kernel("after_the_last_launch", 0, 1.0)]),
+        event(f"{_RANGE}x", 30, [Kernel("not_a_range", 0, 1.0)]),
+        event("aten::empty", 0),
+    ]
+    grouped = group_kernels(events, 2)
+    assert grouped == [[{"name": "triton_poi_fused_relu_0", "ms": 0.1}],
+                       [{"name": "sm90_xmma_gemm_f32f32", "ms": 0.45},
+                        {"name": "splitKreduce_kernel", "ms": 0.005}]]
+    assert group_kernels([], 3) == [[], [], []]
+
+
+def test_launch_ranges_nest_operators_in_a_real_profile():
+    """The ranges `Marks` opens are what the profiler's event tree nests each launch's operators
+    under (on the CPU: the operators, no kernels)."""
+    from torch.autograd import DeviceType
+    from torch.profiler import ProfilerActivity, profile, record_function
+
+    from kernelopt.worker.timing import _RANGE, group_kernels
+
+    a = torch.randn(16, 16)
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        for i in range(2):
+            with record_function(f"{_RANGE}{i}"):
+                torch.mm(a, a)
+    ranges = [e for e in prof.events() if e.name.startswith(_RANGE) and e.device_type == DeviceType.CPU]
+    assert [e.name for e in ranges] == [f"{_RANGE}0", f"{_RANGE}1"]
+    assert all(any(c.name == "aten::mm" for c in e.cpu_children) for e in ranges)
+    assert group_kernels(prof.events(), 2) == [[], []]

@@ -48,6 +48,7 @@ TEST(ClientRequests, SetupAndTimingOps) {
   c.load({"/abs/p.py", "p.py", ""}, kDeadline);
   c.capture({"/run", {0}, false}, kDeadline);
   c.time_launches({1, "/run/graph_1.timed.py", 7, 30}, kDeadline);
+  c.time_launches({1, "/run/graph_1.timed.py", 7, 30, true}, kDeadline);
   c.time_model({"compiled", "queued", 20}, kDeadline);
   c.time_replay(25, kDeadline);
   c.segment_capture({0, "/run/graph_0.probed.py", {2, 5}}, kDeadline);
@@ -68,7 +69,14 @@ TEST(ClientRequests, SetupAndTimingOps) {
        {"graph", 1},
        {"path", "/run/graph_1.timed.py"},
        {"marks", 7},
-       {"iters", 30}},
+       {"iters", 30},
+       {"kernels", false}},
+      {{"op", "time_launches"},
+       {"graph", 1},
+       {"path", "/run/graph_1.timed.py"},
+       {"marks", 7},
+       {"iters", 30},
+       {"kernels", true}},
       {{"op", "time_model"}, {"variant", "compiled"}, {"mode", "queued"}, {"iters", 20}},
       {{"op", "time_replay"}, {"iters", 25}},
       {{"op", "segment_capture"},
@@ -249,6 +257,17 @@ TEST(ClientAnswers, CaptureTimingAndSegments) {
   EXPECT_EQ(times.intervals[0].samples_ms, (std::vector<double>{0.5, 0.6}));
   EXPECT_EQ(times.intervals[1].median_ms, 1.5);
   EXPECT_EQ(times.total.max_ms, 2.2);
+  EXPECT_TRUE(times.kernels.empty());
+
+  // With `kernels`: each launch's GPU work; an entry that is not an object is skipped.
+  r.answer["kernels"] = {{{{"name", "sm90_xmma_gemm_f32f32"}, {"ms", 0.4}}, 7},
+                         nlohmann::json::array()};
+  const LaunchTimes named = *c.time_launches({0, "/t.py", 3, 30, true}, kDeadline);
+  ASSERT_EQ(named.kernels.size(), 2U);
+  ASSERT_EQ(named.kernels[0].size(), 1U);
+  EXPECT_EQ(named.kernels[0][0].name, "sm90_xmma_gemm_f32f32");
+  EXPECT_EQ(named.kernels[0][0].ms, 0.4);
+  EXPECT_TRUE(named.kernels[1].empty());
 
   r.answer = {{"id", 3}, {"ok", true}, {"median_ms", 1.0}, {"unavailable", nullptr}};
   EXPECT_EQ(*c.time_model({"eager", "synced", 5}, kDeadline),

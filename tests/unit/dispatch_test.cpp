@@ -79,6 +79,28 @@ TEST(DispatchMap, LaunchesSegmentsAndFloors) {
   EXPECT_EQ(second.bytes, (32 * 1024 + 32 * 8192 + 32 * 1024 + 32) * 4);
 }
 
+// The kernels a traced call named go to the vendor calls they ran in, and into the document; a
+// Triton launch's name is its kernel's already.
+TEST(DispatchMap, VendorCallsCarryTheKernelsTheyRan) {
+  analysis::GraphRun run = mixed_graph({0.1, 0.5, 0.2, 0.2});
+  run.launch_kernels = {{{"triton_poi_relu", 0.1}},
+                        {{"sm90_xmma_gemm_f32f32", 0.45}, {"splitKreduce_kernel", 0.05}},
+                        {},
+                        {{"triton_red_sum", 0.2}}};
+  const auto map = analysis::build_dispatch_map({run}, {});
+  ASSERT_EQ(map.launches[1].kernels.size(), 2U);
+  EXPECT_EQ(map.launches[1].kernels[1].name, "splitKreduce_kernel");
+  EXPECT_TRUE(map.launches[0].kernels.empty());
+  EXPECT_TRUE(map.launches[3].kernels.empty());
+  const nlohmann::json doc = analysis::to_json(map);
+  EXPECT_EQ(doc["launches"][1]["kernels"][0],
+            (nlohmann::json{{"name", "sm90_xmma_gemm_f32f32"}, {"ms", 0.45}}));
+  EXPECT_FALSE(doc["launches"][0].contains("kernels"));
+
+  run.launch_kernels.resize(1);  // fewer traced launches than launches: the rest name none
+  EXPECT_TRUE(analysis::build_dispatch_map({run}, {}).launches[1].kernels.empty());
+}
+
 TEST(DispatchMap, Classes) {
   const auto vendor = analysis::build_dispatch_map({mixed_graph({0.01, 5.0, 0.01, 0.01})}, {});
   EXPECT_EQ(vendor.problem_class, analysis::ProblemClass::kVendorDominated);

@@ -177,6 +177,16 @@ TEST(ShowText, NamesTheVendorConfigurationWhereThereAreVendorCalls) {
                       "  cublaslt         does not apply: no matrix product\n"),
             std::string::npos)
       << text;
+  EXPECT_EQ(text.find("kernels of the vendor calls"), std::string::npos);  // none traced
+  doc["launches"][0]["kernels"] = {{{"name", "cudnn_infer_conv2d_k1"}, {"ms", 0.61}},
+                                   {{"name", "nchwToNhwcKernel"}, {"ms", 0.02}}};
+  text = report::format_show(doc);
+  EXPECT_NE(text.find("kernels of the vendor calls (one call traced by the profiler; ms in that "
+                      "call):\n"
+                      "  0 extern_kernels.convolut~    0.6100  cudnn_infer_conv2d_k1\n"
+                      "  0 extern_kernels.convolut~    0.0200  nchwToNhwcKernel\n"),
+            std::string::npos)
+      << text;
   doc["vendor_knobs"] = {{"error", "p.py: hung"}};
   EXPECT_NE(report::format_show(doc).find("vendor knobs: not known (p.py: hung)"),
             std::string::npos);

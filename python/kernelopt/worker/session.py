@@ -103,7 +103,7 @@ class Session:
         return info
 
     def time_launches(self, req):
-        from .timing import Marks, summary, time_marked
+        from .timing import Marks, kernels_marked, summary, time_marked
 
         cap = self._capture()
         index = int(_required(req, "graph"))
@@ -115,7 +115,10 @@ class Session:
         module = _load_module(_required(req, "path"), f"kernelopt_timed_{index}", {"_ko_mark": marks})
         per_interval, totals = time_marked(lambda: module.call(list(args)), marks,
                                            iters=int(req.get("iters", 30)), warmup=int(req.get("warmup", 3)))
-        return {"intervals": [summary(s) for s in per_interval], "total": summary(totals)}
+        reply = {"intervals": [summary(s) for s in per_interval], "total": summary(totals)}
+        if req.get("kernels"):
+            reply["kernels"] = kernels_marked(lambda: module.call(list(args)), marks)
+        return reply
 
     def time_model(self, req):
         import torch

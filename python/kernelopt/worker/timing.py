@@ -43,19 +43,37 @@ def sleep_cycles_for(host_s: float) -> int:
     return int(max(host_s, 50e-6) * 3 * 2.0e9)
 
 
+_RANGE = "kernelopt_interval_"
+
+
 class Marks:
-    """Events recorded by ``_ko_mark()`` calls inserted into an output code's ``call``."""
+    """Events recorded by ``_ko_mark()`` calls inserted into an output code's ``call``. While
+    `ranges` is on (``kernels_marked``), each mark also ends the profiler range of the interval
+    before it and starts the next one's."""
 
     def __init__(self, count: int):
         import torch
 
         self.events = [torch.cuda.Event(enable_timing=True) for _ in range(count)]
         self.next = 0
+        self.ranges = False
+        self._open = None
 
     def __call__(self) -> None:
+        if self.ranges:
+            self.end_range()
+            from torch.profiler import record_function
+
+            self._open = record_function(f"{_RANGE}{self.next}")
+            self._open.__enter__()
         if self.next < len(self.events):
             self.events[self.next].record()
         self.next += 1
+
+    def end_range(self) -> None:
+        if self._open is not None:
+            self._open.__exit__(None, None, None)
+            self._open = None
 
     def intervals_ms(self) -> list[float]:
         return [a.elapsed_time(b) for a, b in zip(self.events, self.events[1:])]
@@ -137,6 +155,50 @@ def time_marked(fn, marks: Marks, iters: int, warmup: int) -> tuple[list[list[fl
             per_interval[i].append(ms)
         totals.append(marks.events[0].elapsed_time(marks.events[-1]))
     return per_interval, totals
+
+
+def kernels_marked(fn, marks: Marks) -> list[list[dict]]:
+    """The GPU work each interval between marks launched, from one call under the profiler: per
+    interval, in launch order, each kernel's (or copy's) name and its time in that call, in ms.
+    This is how `show` names the kernels a vendor call runs."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    torch.cuda.synchronize()
+    marks.next = 0
+    marks.ranges = True
+    try:
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+            fn()
+            marks.end_range()
+            torch.cuda.synchronize()
+    finally:
+        marks.end_range()
+        marks.ranges = False
+    return group_kernels(prof.events(), len(marks.events) - 1)
+
+
+def group_kernels(events, count: int) -> list[list[dict]]:
+    """Per interval 0..count-1, the kernels attached to its profiler range or to any operator
+    inside it (``torch.autograd.profiler_util.FunctionEvent``: name, cpu_children, kernels with
+    duration in µs, time_range), ordered by the launching event's start."""
+    from torch.autograd import DeviceType
+
+    grouped: list[list[dict]] = [[] for _ in range(count)]
+    for event in events:
+        if event.device_type != DeviceType.CPU or not event.name.startswith(_RANGE):
+            continue
+        suffix = event.name[len(_RANGE):]
+        if not suffix.isdigit() or int(suffix) >= count:
+            continue
+        launched, stack = [], [event]
+        while stack:
+            node = stack.pop()
+            launched.extend((node.time_range.start, i, k) for i, k in enumerate(node.kernels))
+            stack.extend(node.cpu_children)
+        grouped[int(suffix)] = [{"name": k.name, "ms": k.duration / 1000.0}
+                                for _, _, k in sorted(launched, key=lambda t: (t[0], t[1]))]
+    return grouped
 
 
 def ratio_interval(base: list[float], other: list[float], reps: int = 2000) -> tuple[float, float, float]:

@@ -134,9 +134,13 @@ DispatchMap build_dispatch_map(const std::vector<GraphRun>& graphs,
     for (std::size_t s = 0; s < graph.code.steps.size(); ++s) {
       if (!inductor::is_launch(graph.code.steps[s].kind)) continue;
       const double ms = launch_index < graph.launch_ms.size() ? graph.launch_ms[launch_index] : 0;
-      ++launch_index;
       map.launches.push_back(
           make_launch(graph, static_cast<int>(g), static_cast<int>(s), ms, options));
+      if (map.launches.back().kind != LaunchKind::kTriton &&
+          launch_index < graph.launch_kernels.size()) {
+        map.launches.back().kernels = graph.launch_kernels[launch_index];
+      }
+      ++launch_index;
     }
   }
   for (const Launch& launch : map.launches) {

@@ -29,12 +29,19 @@ struct TensorInfo {
   std::string dtype;  // "float32", "bfloat16", ... (torch's name without "torch.")
 };
 
+// A GPU kernel (or copy) one launch ran, as the profiler names it, and its time in the traced call.
+struct RanKernel {
+  std::string name;
+  double ms = 0;
+};
+
 // One compiled graph with what the worker measured about it.
 struct GraphRun {
   inductor::OutputCode code;
-  std::vector<std::optional<TensorInfo>> args;  // per graph input; nullopt for non-tensors
-  int calls = 1;                                // how often one forward calls this graph
-  std::vector<double> launch_ms;                // median GPU time per launch step, in order
+  std::vector<std::optional<TensorInfo>> args;         // per graph input; nullopt for non-tensors
+  int calls = 1;                                       // how often one forward calls this graph
+  std::vector<double> launch_ms;                       // median GPU time per launch step, in order
+  std::vector<std::vector<RanKernel>> launch_kernels;  // per launch step, when traced
 };
 
 // One launch of the dispatch map.
@@ -57,6 +64,7 @@ struct Launch {
   std::vector<std::string> writes;  // root buffers
   bool replaceable = false;         // kernelopt may replace it: every Triton launch; with
                                     // dispatch_aware off also mm/addmm/bmm/baddbmm (out=)
+  std::vector<RanKernel> kernels;   // an extern call's or ATen fallback's GPU work, when traced
 };
 
 // Consecutive Triton launches of one graph that no extern call or ATen fallback interrupts; or,

@@ -54,6 +54,13 @@ nlohmann::json to_json(const DispatchMap& map) {
                         {"reads", l.reads},
                         {"writes", l.writes}});
     if (l.compute_floor_ms) launches.back()["compute_floor_ms"] = *l.compute_floor_ms;
+    if (!l.kernels.empty()) {
+      nlohmann::json ran = nlohmann::json::array();
+      for (const RanKernel& k : l.kernels) {
+        ran.push_back({{"name", k.name}, {"ms", k.ms}});
+      }
+      launches.back()["kernels"] = ran;
+    }
   }
   nlohmann::json segments = nlohmann::json::array();
   for (const Segment& s : map.segments) {

@@ -117,9 +117,17 @@ analysis::GraphRun timed_graph(worker::Client& client,
   timed_path.replace_extension(".timed.py");
   write_file(timed_path, timed.text);
   const worker::LaunchTimes times = *client.time_launches(
-      {graph.index, timed_path.string(), timed.marks, options.iters}, options.timeout);
+      {graph.index, timed_path.string(), timed.marks, options.iters, true}, options.timeout);
   for (const auto& interval : times.intervals) {
     run.launch_ms.push_back(interval.median_ms);
+  }
+  for (const auto& launch : times.kernels) {
+    std::vector<analysis::RanKernel> ran;
+    ran.reserve(launch.size());
+    for (const auto& k : launch) {
+      ran.push_back({k.name, k.ms});
+    }
+    run.launch_kernels.push_back(std::move(ran));
   }
   return run;
 }

@@ -49,6 +49,20 @@ std::string format_show(const nlohmann::json& doc) {
                        100.0 * l.value("share", 0.0), num(l["floor_ms"], "{:.4f}"),
                        num(l["headroom"], "{:.2f}x"), clip(ops_text(l["aten_ops"]), 60));
   }
+  // The kernels each vendor call (or ATen fallback) ran, as one traced call named them.
+  std::string ran;
+  index = 0;
+  for (const auto& l : doc["launches"]) {
+    for (const auto& k : l.value("kernels", nlohmann::json::array())) {
+      ran += fmt::format("{:>3} {:<24} {:>9}  {}\n", index, clip(l.value("name", ""), 24),
+                         num(k["ms"], "{:.4f}"), k.value("name", "?"));
+    }
+    ++index;
+  }
+  if (!ran.empty()) {
+    out += "\nkernels of the vendor calls (one call traced by the profiler; ms in that call):\n";
+    out += ran;
+  }
   out += "\nsegments (consecutive Triton launches, the unit kernelopt replaces):\n";
   for (const auto& s : doc["segments"]) {
     // Which floor holds: the arithmetic of full-float32 products where it is the larger.

@@ -83,7 +83,8 @@ Answer<LaunchTimes> Client::time_launches(const LaunchTimingRequest& request,
                {"graph", request.graph},
                {"path", request.path},
                {"marks", request.marks},
-               {"iters", request.iters}},
+               {"iters", request.iters},
+               {"kernels", request.kernels}},
               deadline, read_launch_times);
 }
 

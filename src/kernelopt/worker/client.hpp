@@ -92,6 +92,7 @@ struct LaunchTimingRequest {
   std::string path;  // its output code instrumented with `marks` marks
   int marks = 0;
   int iters = 30;
+  bool kernels = false;  // also name each launch's kernels (one profiled call)
 };
 
 struct ModelTimingRequest {

@@ -104,6 +104,14 @@ LaunchTimes read_launch_times(const nlohmann::json& response) {
   LaunchTimes times;
   times.intervals = detail::each(response, "intervals", read_timing);
   if (response.contains("total")) times.total = read_timing(response.at("total"));
+  times.kernels = detail::each(response, "kernels", [](const nlohmann::json& launch) {
+    std::vector<LaunchKernel> ran;
+    if (!launch.is_array()) return ran;
+    for (const auto& k : launch) {
+      if (k.is_object()) ran.push_back({text(k, "name", ""), number(k, "ms", 0)});
+    }
+    return ran;
+  });
   return times;
 }
 

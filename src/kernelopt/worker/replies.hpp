@@ -81,10 +81,18 @@ struct Timing {
   std::vector<double> samples_ms;
 };
 
-// `time_launches`: one timing per interval between marks (one per launch), and the whole call.
+// One kernel (or copy) a launch ran, named by the profiler, and its time in the traced call.
+struct LaunchKernel {
+  std::string name;
+  double ms = 0;
+};
+
+// `time_launches`: one timing per interval between marks (one per launch), and the whole call;
+// with `kernels` requested, the GPU work of each launch (empty otherwise).
 struct LaunchTimes {
   std::vector<Timing> intervals;
   Timing total;
+  std::vector<std::vector<LaunchKernel>> kernels;
 };
 
 // One segment of `segment_capture`: the tensors its probes copied, kept in the worker.
