@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "kernelopt/engine/show.hpp"
 #include "kernelopt/gate/cascade.hpp"
 #include "kernelopt/store/store.hpp"
 #include "store_temp_dir.hpp"
@@ -128,6 +129,52 @@ TEST_F(VendorCascade, KnobsTogetherAreCheckedAgainstTheCompiledGraphsAndStoredAp
   EXPECT_TRUE(resumed.cascade.check_knob({}, "cudnn_benchmark").passed());
   EXPECT_TRUE(resumed.cascade.check_set({}, {"cudnn_benchmark"}).passed());
   EXPECT_EQ(resumed.asked("time_pair").size(), before);
+}
+
+// show --vendor: each knob that applies and runs around the compiled graphs is timed on the
+// captured graphs under its settings against the same graphs under the defaults; the others are
+// not timed, and a knob the worker cannot time says why without failing the rest.
+TEST_F(VendorCascade, ShowTimesEachKnobThatRunsAroundTheGraphs) {
+  ScriptedRun run(dir_path());
+  worker::Captured captured;
+  for (int i = 0; i < 2; ++i) {
+    worker::CapturedGraph graph;
+    graph.index = i;
+    graph.path = (dir_path() / "graphs" / ("graph_" + std::to_string(i) + ".py")).string();
+    captured.graphs.push_back(graph);
+  }
+  json knobs = {{"knobs",
+                 {{{"name", "cudnn_benchmark"}, {"applies", true}, {"around_graphs", true}},
+                  {{"name", "cublaslt"}, {"applies", true}, {"around_graphs", true}},
+                  {{"name", "channels_last"}, {"applies", true}, {"around_graphs", false}},
+                  {{"name", "workspace"}, {"applies", false}, {"around_graphs", false}},
+                  {{"name", "no_such_knob"}, {"applies", true}, {"around_graphs", true}}}}};
+  engine::ShowOptions options;
+  options.problem = "vendor.py";
+  options.iters = 10;
+  options.timeout = std::chrono::seconds(60);
+  std::vector<std::string> said;
+  engine::time_knobs(run.worker, captured, knobs, options,
+                     [&](const std::string& line) { said.push_back(line); });
+
+  const json& fast = knobs["knobs"][0]["measured"];
+  EXPECT_NEAR(fast.value("ratio", 0.0), 1.2, 1e-9);
+  EXPECT_EQ(fast.value("speed_class", ""), "faster");
+  EXPECT_GT(fast.value("saved_ms", 0.0), 0.1);
+  EXPECT_LE(fast.value("ratio_low", 0.0), fast.value("ratio", 0.0));
+  EXPECT_NEAR(knobs["knobs"][1]["measured"].value("ratio", 0.0), 1.0, 1e-9);
+  EXPECT_FALSE(knobs["knobs"][2].contains("measured"));
+  EXPECT_FALSE(knobs["knobs"][3].contains("measured"));
+  EXPECT_NE(knobs["knobs"][4]["measured"].value("error", "").find("unknown op"), std::string::npos)
+      << knobs["knobs"][4].dump();
+  const auto pairs = run.asked("time_pair");
+  ASSERT_EQ(pairs.size(), 3U);  // the refused one included
+  EXPECT_EQ(pairs[0].at("vendor"), json({"cudnn_benchmark"}));
+  EXPECT_EQ(pairs[0].at("recomposed"),
+            json({{"0", captured.graphs[0].path}, {"1", captured.graphs[1].path}}));
+  EXPECT_FALSE(pairs[0].contains("baseline_recomposed"));  // the defaults: the compiled graphs
+  EXPECT_EQ(pairs[0].at("samples"), 10);
+  EXPECT_EQ(said.size(), 3U);
 }
 
 }  // namespace

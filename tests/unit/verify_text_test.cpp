@@ -187,6 +187,23 @@ TEST(ShowText, NamesTheVendorConfigurationWhereThereAreVendorCalls) {
                       "  0 extern_kernels.convolut~    0.0200  nchwToNhwcKernel\n"),
             std::string::npos)
       << text;
+  // show --vendor: a knob timed against the defaults says its ratio and the time it saves.
+  doc["vendor_knobs"]["knobs"][0]["measured"] = {{"ratio", 1.062},
+                                                 {"ratio_low", 1.041},
+                                                 {"ratio_high", 1.08},
+                                                 {"speed_class", "faster"},
+                                                 {"saved_ms", 0.0583}};
+  doc["vendor_knobs"]["knobs"][1]["measured"] = {{"error", "the worker hung"}};
+  text = report::format_show(doc);
+  EXPECT_NE(
+      text.find("  cudnn_benchmark  applies\n                   1.062x [1.041, 1.080] against "
+                "the defaults (faster): saves 0.0583 ms a forward\n"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find("no matrix product\n                   not measured: the worker hung\n"),
+            std::string::npos);
+  doc["vendor_knobs"]["knobs"][0]["measured"]["saved_ms"] = -0.01;
+  EXPECT_NE(report::format_show(doc).find("(faster): costs 0.0100 ms"), std::string::npos);
   doc["vendor_knobs"] = {{"error", "p.py: hung"}};
   EXPECT_NE(report::format_show(doc).find("vendor knobs: not known (p.py: hung)"),
             std::string::npos);

@@ -90,6 +90,9 @@ int main(int argc, char** argv) {
   show_cmd->add_option("--timeout", show_timeout, "seconds allowed for each load/capture step")
       ->check(CLI::Range(1, 86400));
   show_cmd->add_flag("-q,--quiet", show.quiet, "no progress lines");
+  show_cmd->add_flag("--vendor", show.options.time_knobs,
+                     "also time each vendor knob that applies and runs around the compiled graphs "
+                     "(docs/vendor.md) against the compiler's defaults");
   show_cmd->add_flag("--references", show.options.references,
                      "also run the float64 eager reference and report the errors against it");
 

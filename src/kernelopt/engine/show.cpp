@@ -15,10 +15,12 @@
 #include <fmt/format.h>
 
 #include "kernelopt/analysis/dispatch.hpp"
+#include "kernelopt/bench/stats.hpp"
 #include "kernelopt/core/error.hpp"
 #include "kernelopt/engine/ask.hpp"
 #include "kernelopt/engine/doctor.hpp"
 #include "kernelopt/engine/files.hpp"
+#include "kernelopt/gate/gate.hpp"
 #include "kernelopt/recompose/instrument.hpp"
 
 namespace kernelopt::engine {
@@ -183,27 +185,80 @@ worker::Client raising_client(worker::Worker& worker, const std::string& subject
 
 namespace {
 
+// What one knob saves: the compiled graphs replayed under its settings against the same graphs
+// under the libraries' defaults, interleaved, judged as G4 judges a ratio (docs/vendor.md).
+nlohmann::json time_knob(worker::Worker& worker,
+                         const worker::Captured& captured,
+                         const std::string& knob,
+                         const ShowOptions& options,
+                         const std::string& subject) {
+  worker::RecomposedGraphs graphs;
+  for (const auto& graph : captured.graphs) {
+    graphs[graph.index] = fs::absolute(graph.path).string();
+  }
+  const worker::PairTiming timed =
+      *raising_client(worker, subject)
+           .time_pair({graphs, options.iters, 5, {knob}, std::nullopt}, options.timeout);
+  const Outcome perf = gate::judge_performance(timed, gate::Thresholds{});
+  if (perf.status == Status::kRaised) return {{"error", perf.detail}};
+  const double defaults_ms = bench::median(timed.baseline_ms);
+  const double knob_ms = bench::median(timed.candidate_ms);
+  return {{"ratio", perf.numbers.at("ratio")},
+          {"ratio_low", perf.numbers.at("ratio_low")},
+          {"ratio_high", perf.numbers.at("ratio_high")},
+          {"speed_class", perf.numbers.value("speed_class", "")},
+          {"defaults_ms", defaults_ms},
+          {"knob_ms", knob_ms},
+          {"saved_ms", defaults_ms - knob_ms},
+          {"samples", timed.baseline_ms.size()}};
+}
+
 // Which vendor knobs apply to a model that makes vendor calls (docs/vendor.md), or null where it
-// makes none; an error of the worker's is recorded, not raised: the rest of show stands.
+// makes none; with `time_knobs`, what each that runs around the compiled graphs saves. An error of
+// the worker's is recorded, not raised: the rest of show stands.
 nlohmann::json vendor_knobs(worker::Worker& worker,
                             const analysis::DispatchMap& map,
+                            const worker::Captured& captured,
                             const ShowOptions& options,
-                            const std::string& subject) {
+                            const Progress& progress) {
+  const std::string& subject = options.problem;
   const bool vendor_calls = std::any_of(
       map.launches.begin(), map.launches.end(),
       [](const analysis::Launch& l) { return l.kind == analysis::LaunchKind::kExtern; });
   if (!vendor_calls) return nullptr;
+  nlohmann::json knobs;
   try {
-    nlohmann::json knobs = ask(worker, {{"op", "vendor_knobs"}}, options.timeout, subject);
-    knobs.erase("ok");
-    knobs.erase("id");
-    return knobs;
+    knobs = ask(worker, {{"op", "vendor_knobs"}}, options.timeout, subject);
   } catch (const Error& e) {
     return {{"error", e.what()}};
   }
+  knobs.erase("ok");
+  knobs.erase("id");
+  if (options.time_knobs) time_knobs(worker, captured, knobs, options, progress);
+  return knobs;
 }
 
 }  // namespace
+
+void time_knobs(worker::Worker& worker,
+                const worker::Captured& captured,
+                nlohmann::json& knobs,
+                const ShowOptions& options,
+                const Progress& progress) {
+  if (!knobs.contains("knobs") || !knobs["knobs"].is_array()) return;
+  for (auto& knob : knobs["knobs"]) {
+    if (!knob.value("applies", false) || !knob.value("around_graphs", false)) continue;
+    const std::string name = knob.value("name", "");
+    if (progress) progress(fmt::format("timing the vendor knob {} against the defaults", name));
+    try {
+      knob["measured"] = time_knob(worker, captured, name, options, options.problem);
+    } catch (const Error& e) {
+      knob["measured"] = {{"error", e.what()}};
+    }
+  }
+}
+
+namespace {}  // namespace
 
 nlohmann::json run_show(const ShowOptions& options,
                         worker::Worker& worker,
@@ -252,7 +307,7 @@ nlohmann::json run_show(const ShowOptions& options,
   nlohmann::json doc =
       assemble_show(options, env.document, loaded.document, captured.document, times, graphs, map,
                     bandwidth, level_of(options.problem), utc_now());
-  doc["vendor_knobs"] = vendor_knobs(worker, map, options, subject);
+  doc["vendor_knobs"] = vendor_knobs(worker, map, captured, options, progress);
   return doc;
 }
 

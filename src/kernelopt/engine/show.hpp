@@ -27,10 +27,21 @@ struct ShowOptions {
   bool references = false;             // also run the float64 reference and report errors
   bool dispatch_aware = true;          // off: extern matrix products count as replaceable
   bool split_launches = false;         // on: every Triton launch is a segment of its own
+  bool time_knobs = false;  // on: time each vendor knob that runs around the compiled graphs
 };
 
 // Progress lines ("capturing ...") for the terminal; may be empty.
 using Progress = std::function<void(const std::string&)>;
+
+// show --vendor: for each knob of a `vendor_knobs` reply (`knobs`) that applies and runs around the
+// compiled graphs, times the captured graphs under it against the same graphs under the
+// libraries' defaults (`time_pair`, judged as G4 judges) and adds `measured` to its entry: ratio,
+// interval, speed_class, defaults_ms, knob_ms, saved_ms, samples; or `error`.
+void time_knobs(worker::Worker& worker,
+                const worker::Captured& captured,
+                nlohmann::json& knobs,
+                const ShowOptions& options,
+                const Progress& progress);
 
 // Runs the whole show pipeline and returns the result document (docs/show-json.md).
 // Throws kernelopt::Error on bad input, a missing GPU, or a worker that crashed or hung.

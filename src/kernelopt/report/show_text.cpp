@@ -26,6 +26,17 @@ std::string clip(const std::string& text, std::size_t width) {
   return text.size() <= width ? text : text.substr(0, width - 1) + "~";
 }
 
+// A knob timed against the defaults (show --vendor): its ratio and what it saves, or its error.
+std::string knob_measured(const nlohmann::json& m) {
+  if (!m.is_object()) return "";
+  if (m.contains("error")) return "                   not measured: " + m.value("error", "") + "\n";
+  const double saved = m["saved_ms"].is_number() ? m["saved_ms"].get<double>() : 0.0;
+  return fmt::format(
+      "                   {} [{}, {}] against the defaults ({}): {} {:.4f} ms a forward\n",
+      num(m["ratio"], "{:.3f}x"), num(m["ratio_low"], "{:.3f}"), num(m["ratio_high"], "{:.3f}"),
+      m.value("speed_class", "?"), saved >= 0 ? "saves" : "costs", saved >= 0 ? saved : -saved);
+}
+
 }  // namespace
 
 std::string format_show(const nlohmann::json& doc) {
@@ -107,6 +118,7 @@ std::string format_show(const nlohmann::json& doc) {
       out += fmt::format("  {:<16} {}{}\n", k.value("name", "?"),
                          k.value("applies", false) ? "applies" : "does not apply",
                          reason.empty() ? "" : ": " + reason);
+      out += knob_measured(k.value("measured", nlohmann::json(nullptr)));
     }
   }
   const double outside = doc.value("outside_graphs_ms", 0.0);
