@@ -107,9 +107,12 @@ nlohmann::json time_variant(worker::Worker& worker,
 
 namespace {
 
+// Times each launch of `graph`; with `name_kernels`, also names the kernels each one ran (one
+// more call, under the profiler: what show reports, not what the search's profile needs).
 analysis::GraphRun timed_graph(worker::Client& client,
                                const worker::CapturedGraph& graph,
-                               const ShowOptions& options) {
+                               const ShowOptions& options,
+                               bool name_kernels) {
   const fs::path path = graph.path;
   const std::string text = read_file(path);
   analysis::GraphRun run = parse_graph(graph, text);
@@ -119,7 +122,8 @@ analysis::GraphRun timed_graph(worker::Client& client,
   timed_path.replace_extension(".timed.py");
   write_file(timed_path, timed.text);
   const worker::LaunchTimes times = *client.time_launches(
-      {graph.index, timed_path.string(), timed.marks, options.iters, true}, options.timeout);
+      {graph.index, timed_path.string(), timed.marks, options.iters, name_kernels},
+      options.timeout);
   for (const auto& interval : times.intervals) {
     run.launch_ms.push_back(interval.median_ms);
   }
@@ -141,7 +145,7 @@ analysis::GraphRun time_graph(worker::Worker& worker,
                               const ShowOptions& options,
                               const std::string& subject) {
   worker::Client client = raising_client(worker, subject);
-  return timed_graph(client, worker::read_captured_graph(graph), options);
+  return timed_graph(client, worker::read_captured_graph(graph), options, false);
 }
 
 analysis::GraphRun parse_graph(const worker::CapturedGraph& graph, const std::string& text) {
@@ -190,14 +194,13 @@ namespace {
 nlohmann::json time_knob(worker::Worker& worker,
                          const worker::Captured& captured,
                          const std::string& knob,
-                         const ShowOptions& options,
-                         const std::string& subject) {
+                         const ShowOptions& options) {
   worker::RecomposedGraphs graphs;
   for (const auto& graph : captured.graphs) {
     graphs[graph.index] = fs::absolute(graph.path).string();
   }
   const worker::PairTiming timed =
-      *raising_client(worker, subject)
+      *raising_client(worker, options.problem)
            .time_pair({graphs, options.iters, 5, {knob}, std::nullopt}, options.timeout);
   const Outcome perf = gate::judge_performance(timed, gate::Thresholds{});
   if (perf.status == Status::kRaised) return {{"error", perf.detail}};
@@ -251,14 +254,12 @@ void time_knobs(worker::Worker& worker,
     const std::string name = knob.value("name", "");
     if (progress) progress(fmt::format("timing the vendor knob {} against the defaults", name));
     try {
-      knob["measured"] = time_knob(worker, captured, name, options, options.problem);
+      knob["measured"] = time_knob(worker, captured, name, options);
     } catch (const Error& e) {
       knob["measured"] = {{"error", e.what()}};
     }
   }
 }
-
-namespace {}  // namespace
 
 nlohmann::json run_show(const ShowOptions& options,
                         worker::Worker& worker,
@@ -287,7 +288,7 @@ nlohmann::json run_show(const ShowOptions& options,
   std::vector<analysis::GraphRun> graphs;
   for (const auto& graph : captured.graphs) {
     say(fmt::format("timing the launches of graph {}", graph.index));
-    graphs.push_back(timed_graph(client, graph, options));
+    graphs.push_back(timed_graph(client, graph, options, true));
   }
   say("timing the whole model: eager, compiled, CUDA graphs");
   nlohmann::json times;
