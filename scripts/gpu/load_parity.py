@@ -14,7 +14,9 @@ same model compiled without CUDA graphs, captured in one CUDA graph and replayed
 inputs: how the performance gate times the compiler's graphs. The like-for-like check of
 optimize's ratio (`parity`) replays the loaded module's graphs the same way (`load(...,
 cuda_graphs=False)` captured and replayed: no input copy on either side). `input_bytes` is what a
-CUDA-graphed module copies on each call.
+CUDA-graphed module copies on each call. `deployed_parity` checks the ratio optimize measured as
+deployed (optimize.json's `deployed`, in the engine's fresh worker) against `load`'s here, and
+`load (inputs in place)` (the module called with its `static_inputs()`) against its `in_place`.
 """
 
 import argparse
@@ -30,13 +32,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 def fail(message: str) -> None:
     print(f"load_parity: {message}", file=sys.stderr)
     raise SystemExit(2)
-
-
-def max_abs(outputs: list, reference: list) -> float:
-    if len(outputs) != len(reference):
-        return float("inf")
-    return max((float((a.double() - b.double()).abs().max()) if a.numel() else 0.0)
-               for a, b in zip(outputs, reference))
 
 
 class Replayed:
@@ -74,6 +69,7 @@ def main() -> None:
     import torch
 
     import kernelopt
+    from kernelopt.api.deployed import caller, max_abs
     from kernelopt.api.load import read_artifact
     from kernelopt.worker.problem import flatten_outputs, load_problem, run_forward
     from kernelopt.worker.timing import ratio_interval, time_interleaved
@@ -104,6 +100,18 @@ def main() -> None:
               file=sys.stderr)
     variants["load"] = kernelopt.load(folder, model=model)
     variants["load(clone_outputs=False)"] = kernelopt.load(folder, model=model, clone_outputs=False)
+    call_inputs = {}
+    try:
+        in_place = kernelopt.load(folder, model=model, clone_outputs=False)
+        static = in_place.static_inputs()
+        for slot, x in zip(static, inputs):
+            if isinstance(slot, torch.Tensor):
+                slot.copy_(x)
+        in_place.how = "load(clone_outputs=False) called with its static_inputs(): no input copy"
+        variants["load (inputs in place)"] = in_place
+        call_inputs["load (inputs in place)"] = [s if s is not None else x for s, x in zip(static, inputs)]
+    except RuntimeError as exc:
+        print(f"load_parity: warning: no in-place variant: {exc}", file=sys.stderr)
     try:
         replayed = Replayed(kernelopt.load(folder, model=model, cuda_graphs=False), inputs)
         replayed.how = "load(cuda_graphs=False) captured in one CUDA graph, replayed"
@@ -117,7 +125,7 @@ def main() -> None:
         t0 = time.perf_counter()
         try:
             with torch.no_grad():
-                out = [t.clone() for t in flatten_outputs(name, fn(*inputs))]
+                out = [t.clone() for t in flatten_outputs(name, fn(*call_inputs.get(name, inputs)))]
         except Exception as exc:  # noqa: BLE001
             fail(f"{name}: the first call raised {type(exc).__name__}: {exc}")
         torch.cuda.synchronize()
@@ -127,14 +135,9 @@ def main() -> None:
                                     "max_abs_vs_eager": max_abs(out, eager)}
         del out
 
-    def call(fn):
-        def run():
-            with torch.no_grad():
-                fn(*inputs)
-        return run
-
     names = list(variants)
-    samples = dict(zip(names, time_interleaved([call(variants[n]) for n in names], iters=args.samples,
+    samples = dict(zip(names, time_interleaved([caller(variants[n], call_inputs.get(n, inputs)) for n in names],
+                                               iters=args.samples,
                                                warmup=args.warmup)))
     for name, times in samples.items():
         entry = report["variants"][name]
@@ -151,6 +154,15 @@ def main() -> None:
         difference = like / recorded - 1.0
         report["parity"] = {"recorded": recorded, "measured": like, "difference": difference,
                             "within_2_percent": abs(difference) <= 0.02}
+    deployed = (json.load(open(document)).get("deployed") or {}) if os.path.isfile(document) else {}
+    report["deployed_parity"] = {}
+    for side, name, part in (("module", "load", deployed), ("in_place", "load (inputs in place)",
+                                                             deployed.get("in_place") or {})):
+        measured = report["variants"].get(name, {}).get("speedup")
+        if part.get("ratio") is not None and measured is not None:
+            difference = measured / part["ratio"] - 1.0
+            report["deployed_parity"][side] = {"recorded": part["ratio"], "measured": measured,
+                                               "difference": difference, "within_2_percent": abs(difference) <= 0.02}
     report["input_bytes"] = sum(t.numel() * t.element_size() for t in inputs if isinstance(t, torch.Tensor))
     report["samples"] = args.samples
     report["setup_s"] = round(time.perf_counter() - started, 1)

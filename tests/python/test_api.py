@@ -168,6 +168,7 @@ sys.exit(0 if "optimized" in doc else 1)
     (Net(), _inputs(), {"rounds": 0}, ValueError, r"rounds must be within \[1, 100\]"),
     (Net(), _inputs(), {"no_cache": 1}, TypeError, "no_cache must be True or False"),
     (Net(), _inputs(), {"sanitize": "asan"}, ValueError, "sanitize must be one of"),
+    (Net(), _inputs(), {"deployed_iters": 2}, ValueError, r"deployed_iters must be within \[5, 100000\]"),
     (Net(), _inputs(), {"budget_s": -1.0}, ValueError, "budget_s must be within"),
     (Net(), _inputs(), {"cache": 3}, TypeError, "cache must be a non-empty string"),
     (lambda x: x, _inputs(), {}, TypeError, "model must be a torch.nn.Module, got function"),
@@ -204,11 +205,11 @@ def test_optimize_runs_the_engine_with_its_flags_and_reads_a_fallback(tmp_path, 
     model = Net()
     out = tmp_path / "run"
     module, report = kernelopt.optimize(model, _inputs(), budget_s=30, out_dir=out, rounds=2, no_cache=True,
-                                        vendor=True, sanitize="memcheck", no_beam=False)
+                                        vendor=True, sanitize="memcheck", no_beam=False, deployed_iters=50)
     args = json.loads(fake_engine.read_text())
     problem = str(out / "problem" / "problem.py")
     assert args == ["optimize", problem, "-o", str(out), "--budget", "30", "--rounds", "2", "--no-cache",
-                    "--vendor", "--sanitize", "memcheck"]
+                    "--vendor", "--sanitize", "memcheck", "--deployed-iters", "50"]
     assert report.outcome == "fallback" and report.reason == "rejected by the performance gate"
     assert report.optimized_dir is None and not report.optimized and report.ratio is None
     assert report.segments[0].status == "kept" and report.run_dir == str(out)
@@ -394,6 +395,34 @@ def test_a_loaded_module_runs_its_graphs_calls_on_the_callers_model(artifact):
         mine(inputs[0], torch.randn(4, 9))
 
 
+def test_a_module_without_a_cuda_graph_has_no_static_inputs_to_write_into(artifact):
+    folder, model, inputs = artifact
+    module = kernelopt.load(folder, model=model, device="cpu")
+    with pytest.raises(RuntimeError, match=r"runs without a CUDA graph \(.*direct calls \(cpu\)\): it has no "
+                                           "static inputs"):
+        module.static_inputs()
+
+
+def test_timing_the_deployed_module_refuses_bad_arguments_and_a_machine_without_a_gpu(artifact):
+    from kernelopt.api.deployed import measure
+    from kernelopt.worker.__main__ import handle
+    from kernelopt.worker.session import Session
+
+    folder = artifact[0]
+    with pytest.raises(ValueError, match="iters must be an integer of at least 5, got 2"):
+        measure(folder, iters=2)
+    with pytest.raises(ValueError, match="warmup must be a non-negative integer"):
+        measure(folder, warmup=-1)
+    reply = handle(Session(), json.dumps({"id": 1, "op": "time_deployed"}))
+    assert reply["ok"] is False and reply["error"]["tag"] == "kernelopt.request"
+    assert "needs `folder`" in reply["error"]["message"]
+    if not torch.cuda.is_available():
+        with pytest.raises(RuntimeError, match="needs a CUDA GPU"):
+            measure(folder)
+        reply = handle(Session(), json.dumps({"id": 2, "op": "time_deployed", "folder": folder}))
+        assert reply["error"]["tag"] == "kernelopt.nogpu"
+
+
 def test_load_reads_the_runs_own_record_where_the_engine_did_not_copy_it(tmp_path, artifact):
     folder, model, inputs = artifact
     shutil.copytree(folder, tmp_path / "run" / "optimized", ignore=shutil.ignore_patterns("runtime.json"))
@@ -508,6 +537,11 @@ def test_the_report_reads_an_optimize_document():
     seg = report.segments[0]
     assert (seg.segment, seg.status, seg.strategy, seg.bottleneck) == (0, "replaced", "split", "memory-bound")
     assert "optimized: 1.106x" in str(report)
+    assert report.deployed is None and "as deployed" not in str(report)  # a run before it was timed
+    document = dict(report.document, deployed={"ratio": 1.05, "ratio_low": 1.04, "ratio_high": 1.06,
+                                                "speed_class": "faster"})
+    timed = kernelopt.Report.from_document(document, run_dir)
+    assert timed.deployed["ratio"] == 1.05 and "; as deployed 1.050x [1.040, 1.060]" in str(timed)
 
 
 # --- the worker's capture writes the record ------------------------------------------------------

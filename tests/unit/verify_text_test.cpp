@@ -38,6 +38,46 @@ TEST(VerifyText, OneCascade) {
   EXPECT_NE(text.find("wrote optimized/"), std::string::npos);
 }
 
+// optimize's deployed timing: the ratio a user gets from kernelopt.load, the in-place ratio, a
+// warning where the deployed module is slower, and a failed measurement said as such.
+TEST(VerifyText, DeployedTiming) {
+  nlohmann::json doc = one("good.py", true, "optimized");
+  doc["optimized"] = "dir";
+  doc["deployed"] = {{"ratio", 1.17},
+                     {"ratio_low", 1.16},
+                     {"ratio_high", 1.18},
+                     {"module_ms", 0.4},
+                     {"baseline_ms", 0.468},
+                     {"speed_class", "faster"},
+                     {"input_bytes", 5e8},
+                     {"in_place",
+                      {{"ratio", 1.3},
+                       {"ratio_low", 1.29},
+                       {"ratio_high", 1.31},
+                       {"module_ms", 0.36},
+                       {"baseline_ms", 0.468},
+                       {"speed_class", "faster"}}}};
+  std::string text = report::format_verify(doc);
+  EXPECT_NE(text.find("as deployed: kernelopt.load 1.170x [1.160, 1.180] (0.4000 ms against "
+                      "0.4680 ms, faster)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("(500.0 MB copied per call)"), std::string::npos) << text;
+  EXPECT_NE(text.find("with the inputs in place (module.static_inputs()): 1.300x"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("warning"), std::string::npos);
+  doc["deployed"]["speed_class"] = "slower";
+  EXPECT_NE(report::format_verify(doc).find("warning: as deployed the module is slower"),
+            std::string::npos);
+  doc["deployed"] = {{"error", "the worker timed out"}};
+  text = report::format_verify(doc);
+  EXPECT_NE(text.find("as deployed: not measured: the worker timed out"), std::string::npos)
+      << text;
+  doc.erase("deployed");
+  EXPECT_EQ(report::format_verify(doc).find("as deployed"), std::string::npos);
+}
+
 TEST(VerifyText, EachCandidateAlone) {
   // A document of `verify --each` has no top-level candidates/attempts/outcome (this aborted).
   const nlohmann::json doc = {

@@ -150,6 +150,14 @@ int main(int argc, char** argv) {
                    "G2 also runs each candidate's first seed under compute-sanitizer (memcheck or "
                    "racecheck)")
       ->check(CLI::IsMember({"memcheck", "racecheck"}));
+  optimize_cmd
+      ->add_option("--deployed-iters", optimize.deployed_iters,
+                   "calls of each side when the written module is timed as deployed: "
+                   "kernelopt.load against torch.compile(mode=\"max-autotune\") (default 200)")
+      ->check(CLI::Range(5, 100000));
+  optimize_cmd->add_flag_callback(
+      "--no-deployed", [&optimize] { optimize.deployed_iters = 0; },
+      "do not time the written module as deployed");
   kernelopt::engine::SearchFlags optimize_flags;
   add_search_flags(optimize_cmd, optimize_flags, "");
 

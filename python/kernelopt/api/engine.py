@@ -54,6 +54,8 @@ OPTIONS = {
     "gate_timeout": ("--gate-timeout", int, (1, 86400)),
     "samples": ("--samples", int, (5, 10000)),
     "sanitize": ("--sanitize", {"memcheck", "racecheck"}, None),
+    "deployed_iters": ("--deployed-iters", int, (5, 100000)),
+    "no_deployed": ("--no-deployed", bool, None),
 }
 
 

@@ -40,6 +40,15 @@ class Report:
     def optimized(self) -> bool:
         return self.optimized_dir is not None
 
+    @property
+    def deployed(self) -> dict | None:
+        """The written module timed as a user deploys it (`kernelopt.load` against
+        torch.compile(mode="max-autotune"), each called with the inputs): `ratio`, `ratio_low`,
+        `ratio_high`, `speed_class`, `module_ms`, `baseline_ms`, and `in_place`, the same for the
+        module called with its inputs in place (`static_inputs()`); {"error": ...} where it could
+        not be timed; None where it was not (no module, or `deployed_iters=0`)."""
+        return self.document.get("deployed")
+
     @classmethod
     def from_run(cls, run_dir: str) -> "Report":
         with open(os.path.join(run_dir, "optimize.json"), encoding="utf-8") as f:
@@ -58,6 +67,10 @@ class Report:
         head = self.outcome + (f" ({self.reason})" if self.reason else "")
         if self.ratio is not None:
             head += f": {self.ratio:.3f}x [{self.ratio_low:.3f}, {self.ratio_high:.3f}]"
+        deployed = self.deployed or {}
+        if "ratio" in deployed:
+            head += (f"; as deployed {deployed['ratio']:.3f}x [{deployed['ratio_low']:.3f}, "
+                     f"{deployed['ratio_high']:.3f}]")
         rows = [f"  seg{s.segment}: {s.status}" + (f" by {s.strategy} ({s.ratio:.3f}x alone)" if s.strategy else "")
                 + (f"; {s.why}" if s.why else "") for s in self.segments]
         return "\n".join([head, *rows])

@@ -113,9 +113,11 @@ def check_inputs(inputs, specs: list, device) -> None:
 class Replayed:
     """`fn(static_inputs)` captured in a CUDA graph at the first call and replayed after: each
     call copies its inputs into the static ones, replays, and returns the outputs (cloned unless
-    `clone` is off: then the next call overwrites them). Calls from several threads take turns
-    (a lock), and all the work runs on a stream of this module's own, which the caller's stream
-    waits for. Where capture fails, `fn` runs directly from then on and a warning says why.
+    `clone` is off: then the next call overwrites them). An input that is its static tensor
+    itself (`static_inputs()`, written in place by the caller) is not copied. Calls from several
+    threads take turns (a lock), and all the work runs on a stream of this module's own, which the
+    caller's stream waits for. Where capture fails, `fn` runs directly from then on and a warning
+    says why.
     `under(call)` runs the capture (and any direct call) where the vendor knobs the graphs were
     verified under apply (`vendor/scope.py`'s KnobThread); the replays need no setting."""
 
@@ -144,7 +146,8 @@ class Replayed:
             with torch.cuda.stream(self._stream):
                 for i, x in enumerate(inputs):
                     if i in self.tensors:
-                        self.static[i].copy_(x)
+                        if x is not self.static[i]:
+                            self.static[i].copy_(x)
                     else:
                         self.static[i] = x
                 out, fresh = self._run()
@@ -153,6 +156,11 @@ class Replayed:
             for t in _leaves(out):
                 t.record_stream(caller)
         return out
+
+    def static_inputs(self) -> list:
+        """The graph's own input tensors (None for a plain value), which a call with them as its
+        inputs replays on without a copy."""
+        return list(self.static)
 
     def _run(self):
         """(the outputs, whether they are fresh tensors rather than the graph's own)."""

@@ -261,6 +261,23 @@ class Session:
         self._note_fatal(result.get("error"))
         return {**result, "worker_exiting": self.fatal is not None}
 
+    def time_deployed(self, req):
+        """The written module as a user deploys it against max-autotune (api/deployed.py). Needs
+        no loaded problem: the engine sends it to a fresh worker, as a user's process would be."""
+        import torch
+
+        from ..api.deployed import measure
+
+        folder = req.get("folder")
+        if not isinstance(folder, str) or not folder:
+            raise WorkerError("kernelopt.request", "time_deployed needs `folder`, the optimized module's folder")
+        if not torch.cuda.is_available():
+            raise WorkerError("kernelopt.nogpu", "time_deployed needs an NVIDIA GPU and torch sees none")
+        try:
+            return measure(folder, iters=req.get("iters", 200), warmup=req.get("warmup", 10))
+        except (ValueError, FileNotFoundError) as exc:
+            raise WorkerError("kernelopt.request", str(exc)) from None
+
     def shutdown(self, req):
         return {"bye": True}
 
@@ -399,5 +416,6 @@ OPS = {
     "check_candidate": Session.check_candidate,
     "model_check": Session.model_check,
     "time_pair": Session.time_pair,
+    "time_deployed": Session.time_deployed,
     "shutdown": Session.shutdown,
 }

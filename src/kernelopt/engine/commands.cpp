@@ -11,6 +11,7 @@
 #include "kernelopt/analysis/dispatch.hpp"
 #include "kernelopt/core/error.hpp"
 #include "kernelopt/engine/ask.hpp"
+#include "kernelopt/engine/deployed.hpp"
 #include "kernelopt/engine/doctor.hpp"
 #include "kernelopt/engine/files.hpp"
 #include "kernelopt/engine/optimize.hpp"
@@ -92,8 +93,17 @@ int verify_command(VerifyCommand command) {
   const Progress progress = [](const std::string& line) {
     std::fprintf(stderr, "... %s\n", line.c_str());
   };
-  const nlohmann::json doc = command.optimize ? run_optimize(command.options, worker, progress)
-                                              : run_verify(command.options, worker, progress);
+  nlohmann::json doc = command.optimize ? run_optimize(command.options, worker, progress)
+                                        : run_verify(command.options, worker, progress);
+  if (command.optimize && command.deployed_iters > 0 && doc.contains("optimized")) {
+    progress(
+        "timing the written module as deployed: kernelopt.load against "
+        "torch.compile(mode=\"max-autotune\"), in a fresh worker");
+    doc["deployed"] =
+        measure_deployed(worker, (fs::path(command.options.run_dir) / "optimized").string(),
+                         command.deployed_iters, command.options.timeout, command.options.problem);
+    write_file(fs::path(command.options.run_dir) / "optimize.json", doc.dump(1) + "\n");
+  }
   if (!command.json.empty()) write_file(command.json, doc.dump(1) + "\n");
   std::fputs(report::format_verify(doc).c_str(), stdout);
   return doc.contains("optimized") || doc.contains("each") ? 0 : 1;

@@ -47,6 +47,9 @@ struct VerifyCommand {
   std::string json;                     // also write the document here
   VerifyOptions options;
   bool optimize = false;  // `optimize`: the proposers' candidates instead of hand-written ones
+  // optimize: calls of each side when the written module is timed as deployed (deployed.hpp);
+  // 0 (--no-deployed): not timed.
+  int deployed_iters = 200;
 };
 
 // `kernelopt verify` (hand-written candidates) and `kernelopt optimize` (the search loop,

@@ -39,6 +39,34 @@ std::string format_one(const nlohmann::json& doc) {
   return out + "\n";
 }
 
+// The `deployed` part of optimize's document (engine/deployed.hpp), if any.
+std::string deployed_text(const nlohmann::json& d) {
+  if (d.is_null()) return "";
+  if (d.contains("error")) {
+    return fmt::format("as deployed: not measured: {}\n", d["error"].get<std::string>());
+  }
+  const auto ratio = [](const nlohmann::json& r) {
+    return fmt::format("{:.3f}x [{:.3f}, {:.3f}] ({:.4f} ms against {:.4f} ms, {})",
+                       r.value("ratio", 0.0), r.value("ratio_low", 0.0), r.value("ratio_high", 0.0),
+                       r.value("module_ms", 0.0), r.value("baseline_ms", 0.0),
+                       r.value("speed_class", "?"));
+  };
+  std::string out = fmt::format(
+      "as deployed: kernelopt.load {} against torch.compile(mode=\"max-autotune\"), each called "
+      "with the inputs ({:.1f} MB copied per call)\n",
+      ratio(d), d.value("input_bytes", 0.0) / 1e6);
+  if (d.contains("in_place") && !d["in_place"].contains("error")) {
+    out += fmt::format("  with the inputs in place (module.static_inputs()): {}\n",
+                       ratio(d["in_place"]));
+  }
+  if (d.value("speed_class", "") == "slower") {
+    out +=
+        "  warning: as deployed the module is slower than torch.compile; use the compiler's "
+        "own module\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string format_verify(const nlohmann::json& doc) {
@@ -112,6 +140,7 @@ std::string format_verify(const nlohmann::json& doc) {
   }
   out += format_one(doc);
   if (doc.contains("optimized")) out += "wrote optimized/ (load it with kernelopt.load(dir))\n";
+  if (doc.contains("deployed")) out += deployed_text(doc["deployed"]);
   return out;
 }
 
