@@ -68,7 +68,7 @@ def main() -> None:
     max_abs = max(float((a.double() - b.double()).abs().max()) for a, b in pairs)
     summary = {"example": args.example, "run_dir": report.run_dir, "outcome": report.outcome,
                "reason": report.reason, "ratio": report.ratio, "ratio_low": report.ratio_low,
-               "ratio_high": report.ratio_high, "how": getattr(module, "how", "torch.compile(mode='max-autotune')"),
+               "ratio_high": report.ratio_high, "deployed": report.deployed, "how": getattr(module, "how", "torch.compile(mode='max-autotune')"),
                "max_abs_vs_eager": max_abs, "wall_s": round(wall_s, 1),
                "segments": [s.__dict__ for s in report.segments]}
     print(json.dumps(summary, indent=1))
