@@ -100,14 +100,14 @@ def main() -> None:
               file=sys.stderr)
     variants["load"] = kernelopt.load(folder, model=model)
     variants["load(clone_outputs=False)"] = kernelopt.load(folder, model=model, clone_outputs=False)
-    call_inputs = {}
+    call_inputs, hows = {}, {}
     try:
         in_place = kernelopt.load(folder, model=model, clone_outputs=False)
         static = in_place.static_inputs()
         for slot, x in zip(static, inputs):
             if isinstance(slot, torch.Tensor):
                 slot.copy_(x)
-        in_place.how = "load(clone_outputs=False) called with its static_inputs(): no input copy"
+        hows["load (inputs in place)"] = "load(clone_outputs=False) called with its static_inputs(): no input copy"
         variants["load (inputs in place)"] = in_place
         call_inputs["load (inputs in place)"] = [s if s is not None else x for s, x in zip(static, inputs)]
     except RuntimeError as exc:
@@ -130,7 +130,8 @@ def main() -> None:
             fail(f"{name}: the first call raised {type(exc).__name__}: {exc}")
         torch.cuda.synchronize()
         setup_s[name] = time.perf_counter() - t0
-        report["variants"][name] = {"how": getattr(fn, "how", "torch.compile(mode='max-autotune')"),
+        how = hows.get(name, getattr(fn, "how", "torch.compile(mode='max-autotune')"))
+        report["variants"][name] = {"how": how,
                                     "first_call_s": round(setup_s[name], 3),
                                     "max_abs_vs_eager": max_abs(out, eager)}
         del out
