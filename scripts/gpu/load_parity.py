@@ -69,7 +69,7 @@ def main() -> None:
     import torch
 
     import kernelopt
-    from kernelopt.api.deployed import caller, max_abs
+    from kernelopt.api.deployed import caller, in_place_inputs, max_abs
     from kernelopt.api.load import read_artifact
     from kernelopt.worker.problem import flatten_outputs, load_problem, run_forward
     from kernelopt.worker.timing import ratio_interval, time_interleaved
@@ -103,13 +103,9 @@ def main() -> None:
     call_inputs, hows = {}, {}
     try:
         in_place = kernelopt.load(folder, model=model, clone_outputs=False)
-        static = in_place.static_inputs()
-        for slot, x in zip(static, inputs):
-            if isinstance(slot, torch.Tensor):
-                slot.copy_(x)
+        call_inputs["load (inputs in place)"] = in_place_inputs(in_place, inputs)
         hows["load (inputs in place)"] = "load(clone_outputs=False) called with its static_inputs(): no input copy"
         variants["load (inputs in place)"] = in_place
-        call_inputs["load (inputs in place)"] = [s if s is not None else x for s, x in zip(static, inputs)]
     except RuntimeError as exc:
         print(f"load_parity: warning: no in-place variant: {exc}", file=sys.stderr)
     try:

@@ -46,6 +46,19 @@ def caller(fn, args: list):
     return run
 
 
+def in_place_inputs(module, inputs: list) -> list:
+    """`inputs` written into `module.static_inputs()`: the arguments that call it without an input
+    copy (a plain value stays the caller's). RuntimeError where the module runs without a CUDA
+    graph, as `static_inputs()` raises."""
+    import torch
+
+    static = module.static_inputs()
+    for slot, x in zip(static, inputs):
+        if isinstance(slot, torch.Tensor):
+            slot.copy_(x)
+    return [s if s is not None else x for s, x in zip(static, inputs)]
+
+
 def measure(folder: str, iters: int = 200, warmup: int = 10) -> dict:
     """Times the three sides (module docstring) in turns; returns each side's samples (ms) and
     how it ran, the bytes of the inputs a CUDA-graphed side copies per call, each side's largest
@@ -75,14 +88,9 @@ def measure(folder: str, iters: int = 200, warmup: int = 10) -> dict:
     sides = [("baseline", baseline, inputs), ("module", module, inputs)]
     in_place = load(folder, model=model, clone_outputs=False)
     try:
-        static = in_place.static_inputs()
+        sides.append(("in_place", in_place, in_place_inputs(in_place, inputs)))
     except RuntimeError:  # the module runs without a CUDA graph: there is no copy to leave out
-        static = None
-    if static is not None:
-        for slot, x in zip(static, inputs):
-            if isinstance(slot, torch.Tensor):
-                slot.copy_(x)
-        sides.append(("in_place", in_place, [s if s is not None else x for s, x in zip(static, inputs)]))
+        pass
     differences = {}
     for name, fn, args in sides:  # the first call compiles (baseline) or captures (module)
         t0 = time.perf_counter()

@@ -37,8 +37,8 @@ def optimize(model, example_inputs, *, budget_s: float = 180.0, out_dir=None, **
     search_options: the engine's search flags by keyword: beam_width, rounds, no_beam,
       no_profile, no_memory, no_perf_gate, no_dispatch_aware, split_segments, cache, no_cache,
       vendor, llm, llm_base_url, llm_max_tokens, llm_record, llm_replay, llm_price, timeout,
-      gate_timeout, samples, sanitize, deployed_iters, no_deployed. An unknown one or a wrong type raises TypeError, a value
-      out of range ValueError, before anything runs.
+      gate_timeout, samples, sanitize, deployed_iters, no_deployed. An unknown one or a wrong
+      type raises TypeError, a value out of range ValueError, before anything runs.
 
     When a replacement was accepted, `module` runs it on `model`'s own parameters (if the model
     sits on the device it was verified on; otherwise on a copy built there), captured in a CUDA

@@ -1,12 +1,12 @@
 #include "kernelopt/engine/deployed.hpp"
 
 #include <filesystem>
-#include <vector>
 
 #include "kernelopt/bench/stats.hpp"
 #include "kernelopt/core/error.hpp"
 #include "kernelopt/engine/ask.hpp"
 #include "kernelopt/gate/gate.hpp"
+#include "kernelopt/worker/replies.hpp"
 
 namespace fs = std::filesystem;
 
@@ -14,25 +14,16 @@ namespace kernelopt::engine {
 
 namespace {
 
-std::vector<double> samples_of(const nlohmann::json& reply, const std::string& side) {
-  const auto it = reply.find(side);
-  if (it == reply.end() || !it->is_array()) return {};
-  std::vector<double> out;
-  for (const auto& v : *it) {
-    if (!v.is_number()) return {};
-    out.push_back(v.get<double>());
-  }
-  return out;
-}
-
-// max-autotune's samples against `side`'s, judged as G4 judges a ratio: one capture a side,
-// sample j of each taken in the same turn (paired).
+// max-autotune's samples against `side`'s, read as a `time_pair` reply and judged as G4 judges a
+// ratio: one capture a side, sample j of each taken in the same turn (paired).
 nlohmann::json judged(const nlohmann::json& reply, const std::string& side) {
-  worker::PairTiming timing;
-  timing.baseline_ms = samples_of(reply, "baseline_ms");
-  timing.candidate_ms = samples_of(reply, side + "_ms");
-  timing.baseline_instance_ms = {timing.baseline_ms};
-  timing.candidate_instance_ms = {timing.candidate_ms};
+  const nlohmann::json base = reply.value("baseline_ms", nlohmann::json::array());
+  const nlohmann::json other = reply.value(side + "_ms", nlohmann::json::array());
+  const worker::PairTiming timing =
+      worker::read_pair_timing({{"baseline_ms", base},
+                                {"candidate_ms", other},
+                                {"baseline_instance_ms", nlohmann::json::array({base})},
+                                {"candidate_instance_ms", nlohmann::json::array({other})}});
   const Outcome perf = gate::judge_performance(timing, gate::Thresholds{});
   if (perf.status == Status::kRaised) return {{"error", perf.detail}};
   return {{"ratio", perf.numbers.at("ratio")},
